@@ -1,0 +1,180 @@
+package diag
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Severity says whether a Diagnostic fails the run.
+type Severity int
+
+const (
+	// Error fails the run.
+	Error Severity = iota
+	// Warning is printed but does not fail the run.
+	Warning
+)
+
+func (s Severity) String() string {
+	if s == Warning {
+		return "warning"
+	}
+	return "error"
+}
+
+// Diagnostic is one problem found in the input.
+type Diagnostic struct {
+	Severity Severity
+	// File is the path of the file at fault, relative to the base directory
+	// when the reporter knows it.
+	File string
+	// Line is the 1-based line in File, or 0 when it does not apply.
+	Line int
+	// Subject is the marker, key or object the problem is about, e.g.
+	// "+openshift:enable:FeatureGate=Foo". Optional.
+	Subject string
+	// Message says what is wrong, as a sentence without a trailing period.
+	Message string
+}
+
+// String renders the diagnostic as "file:line: subject: message".
+func (d Diagnostic) String() string {
+	var b strings.Builder
+	if d.File != "" {
+		b.WriteString(d.File)
+		if d.Line > 0 {
+			fmt.Fprintf(&b, ":%d", d.Line)
+		}
+		b.WriteString(": ")
+	}
+	if d.Subject != "" {
+		b.WriteString(d.Subject)
+		b.WriteString(": ")
+	}
+	b.WriteString(d.Message)
+	return b.String()
+}
+
+// Error makes a Diagnostic usable as an error value.
+func (d Diagnostic) Error() string { return d.String() }
+
+// Errorf builds an error-severity Diagnostic.
+func Errorf(file string, line int, subject, format string, args ...any) Diagnostic {
+	return Diagnostic{Severity: Error, File: file, Line: line, Subject: subject, Message: fmt.Sprintf(format, args...)}
+}
+
+// Warningf builds a warning-severity Diagnostic.
+func Warningf(file string, line int, subject, format string, args ...any) Diagnostic {
+	return Diagnostic{Severity: Warning, File: file, Line: line, Subject: subject, Message: fmt.Sprintf(format, args...)}
+}
+
+// List accumulates diagnostics. It is safe for concurrent use. The zero
+// value is ready to use.
+type List struct {
+	mu    sync.Mutex
+	items []Diagnostic
+	seen  map[string]bool
+}
+
+// Add records diagnostics, dropping exact duplicates (the same problem found
+// while generating for several gate sets is reported once).
+func (l *List) Add(ds ...Diagnostic) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.seen == nil {
+		l.seen = map[string]bool{}
+	}
+	for _, d := range ds {
+		key := d.Severity.String() + "\x00" + d.String()
+		if l.seen[key] {
+			continue
+		}
+		l.seen[key] = true
+		l.items = append(l.items, d)
+	}
+}
+
+// AddError records err. A Diagnostic (or a joined error of them) keeps its
+// position; any other error becomes a Diagnostic with only a message.
+func (l *List) AddError(err error) {
+	if err == nil {
+		return
+	}
+	var ds []Diagnostic
+	collect(err, &ds)
+	l.Add(ds...)
+}
+
+func collect(err error, out *[]Diagnostic) {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range joined.Unwrap() {
+			collect(e, out)
+		}
+		return
+	}
+	var d Diagnostic
+	if errors.As(err, &d) {
+		*out = append(*out, d)
+		return
+	}
+	*out = append(*out, Diagnostic{Severity: Error, Message: err.Error()})
+}
+
+// Items returns the diagnostics sorted by file, line, then text, so that the
+// order does not depend on scheduling.
+func (l *List) Items() []Diagnostic {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := append([]Diagnostic(nil), l.items...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.String() < b.String()
+	})
+	return out
+}
+
+// HasErrors reports whether any error-severity diagnostic was recorded.
+func (l *List) HasErrors() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, d := range l.items {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Err returns nil when the list holds no errors, otherwise an error whose
+// text lists every error, one per line.
+func (l *List) Err() error {
+	if !l.HasErrors() {
+		return nil
+	}
+	var lines []string
+	for _, d := range l.Items() {
+		if d.Severity == Error {
+			lines = append(lines, d.String())
+		}
+	}
+	return errors.New(strings.Join(lines, "\n"))
+}
+
+// Demote turns every error into a warning. It serves modes such as
+// --strict-markers=false, where findings are reported but do not fail.
+func (l *List) Demote() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i := range l.items {
+		l.items[i].Severity = Warning
+	}
+}

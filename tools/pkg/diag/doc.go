@@ -1,0 +1,9 @@
+// Package diag collects the problems a run finds in its input.
+//
+// Every stage reports what is wrong with the user's tree as a Diagnostic: the
+// file (and line, for Go sources), the marker or key involved, and a sentence
+// saying what is wrong. Stages do not stop at the first problem: they add it
+// to a List and carry on where that is safe, so that one run shows the user
+// everything to fix. Warnings travel in the same list; whether a run fails is
+// decided by the caller from List.HasErrors.
+package diag

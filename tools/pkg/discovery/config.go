@@ -1,0 +1,166 @@
+package discovery
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	yamlv3 "go.yaml.in/yaml/v3"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+)
+
+// ConfigFileName is the per-group configuration file.
+const ConfigFileName = ".codegen.yaml"
+
+// Config is the part of .codegen.yaml the CRD stages read. A key that is
+// present but empty is the same as absent.
+type Config struct {
+	EmptyPartialSchema StageConfig
+	SchemaPatch        SchemaPatchConfig
+	ManifestMerge      StageConfig
+}
+
+// StageConfig switches one stage off for a group.
+type StageConfig struct {
+	Disabled bool
+}
+
+// SchemaPatchConfig configures stage 2.
+type SchemaPatchConfig struct {
+	Disabled bool
+	// RequiredFeatureSets is the legacy FeatureSet filter. It is parsed so that
+	// existing files load, but the legacy mode itself is not supported.
+	RequiredFeatureSets []string
+	// Present records that the schemapatch key was given.
+	Present bool
+}
+
+// otherGenerators are top-level keys of generators outside this project:
+// accepted with any content, never interpreted.
+var otherGenerators = map[string]bool{
+	"compatibility": true, "deepcopy": true, "swaggerdocs": true, "openapi": true,
+	"protobuf": true, "schemacheck": true, "crdify": true, "modelname": true,
+	"applyconfigurations": true, "lists": true,
+}
+
+// LoadConfig reads dir/.codegen.yaml. A missing file yields the zero Config
+// and an empty file name. Unknown keys are errors naming file and line.
+func LoadConfig(dir string) (Config, string, error) {
+	file := filepath.Join(dir, ConfigFileName)
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Config{}, "", nil
+	}
+	if err != nil {
+		return Config{}, "", err
+	}
+	cfg, err := ParseConfig(file, data)
+	return cfg, file, err
+}
+
+// ParseConfig parses the content of a .codegen.yaml file.
+func ParseConfig(file string, data []byte) (Config, error) {
+	var cfg Config
+	var doc yamlv3.Node
+	if err := yamlv3.Unmarshal(data, &doc); err != nil {
+		return cfg, diag.Errorf(file, yamlErrorLine(err), "", "invalid YAML: %v", err)
+	}
+	if len(doc.Content) == 0 {
+		return cfg, nil
+	}
+	root := doc.Content[0]
+	if root.Kind == yamlv3.ScalarNode && root.Tag == "!!null" {
+		return cfg, nil
+	}
+	if root.Kind != yamlv3.MappingNode {
+		return cfg, diag.Errorf(file, root.Line, "", "must be a mapping of generator names to their settings")
+	}
+	var problems diag.List
+	forEachKey(root, func(key, val *yamlv3.Node) {
+		switch key.Value {
+		case "emptyPartialSchema":
+			cfg.EmptyPartialSchema.Disabled = parseStage(file, key.Value, val, nil, &problems)
+		case "manifestMerge":
+			cfg.ManifestMerge.Disabled = parseStage(file, key.Value, val, nil, &problems)
+		case "schemapatch":
+			cfg.SchemaPatch.Present = true
+			cfg.SchemaPatch.Disabled = parseStage(file, key.Value, val, map[string]func(*yamlv3.Node){
+				"requiredFeatureSets": func(v *yamlv3.Node) {
+					if v.Kind == yamlv3.ScalarNode && v.Tag == "!!null" {
+						return
+					}
+					if err := v.Decode(&cfg.SchemaPatch.RequiredFeatureSets); err != nil {
+						problems.Add(diag.Errorf(file, v.Line, "schemapatch.requiredFeatureSets", "must be a list of strings"))
+					}
+				},
+			}, &problems)
+		default:
+			if !otherGenerators[key.Value] {
+				problems.Add(diag.Errorf(file, key.Line, key.Value, "unknown key; known keys are %s", knownKeys()))
+			}
+		}
+	})
+	return cfg, problems.Err()
+}
+
+// parseStage reads a stage section: a mapping with "disabled" plus extra
+// keys; null means "not configured".
+func parseStage(file, section string, val *yamlv3.Node, extra map[string]func(*yamlv3.Node), problems *diag.List) bool {
+	if val.Kind == yamlv3.ScalarNode && val.Tag == "!!null" {
+		return false
+	}
+	if val.Kind != yamlv3.MappingNode {
+		problems.Add(diag.Errorf(file, val.Line, section, "must be a mapping"))
+		return false
+	}
+	disabled := false
+	forEachKey(val, func(k, v *yamlv3.Node) {
+		if k.Value == "disabled" {
+			if err := v.Decode(&disabled); err != nil {
+				problems.Add(diag.Errorf(file, v.Line, section+".disabled", "must be true or false"))
+			}
+			return
+		}
+		if fn, ok := extra[k.Value]; ok {
+			fn(v)
+			return
+		}
+		allowed := []string{"disabled"}
+		for name := range extra {
+			allowed = append(allowed, name)
+		}
+		sort.Strings(allowed)
+		problems.Add(diag.Errorf(file, k.Line, section+"."+k.Value, "unknown key; %s accepts %s", section, strings.Join(allowed, ", ")))
+	})
+	return disabled
+}
+
+func forEachKey(m *yamlv3.Node, fn func(key, val *yamlv3.Node)) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		fn(m.Content[i], m.Content[i+1])
+	}
+}
+
+func knownKeys() string {
+	keys := []string{"emptyPartialSchema", "manifestMerge", "schemapatch"}
+	for k := range otherGenerators {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, ", ")
+}
+
+// yamlErrorLine extracts "line N" from a yaml.v3 error, or 0.
+func yamlErrorLine(err error) int {
+	var n int
+	msg := err.Error()
+	if i := strings.Index(msg, "line "); i >= 0 {
+		_, _ = fmt.Sscanf(msg[i:], "line %d", &n)
+	}
+	return n
+}

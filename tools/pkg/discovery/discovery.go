@@ -1,0 +1,431 @@
+package discovery
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+)
+
+// Version is one discovered API group-version package.
+type Version struct {
+	// Group and Version are the values of the GroupVersion literal.
+	Group, Version string
+	// Dir is the absolute package directory.
+	Dir string
+	// ImportPath is the Go import path of the package.
+	ImportPath string
+	// PackageName is the Go package name.
+	PackageName string
+	// GroupNameMarker is the value of +groupName in doc.go ("" when absent).
+	GroupNameMarker string
+	// DocFile is the absolute path of doc.go ("" when absent).
+	DocFile string
+	// FeaturegatedSchemaGen is the value of +openshift:featuregated-schema-gen
+	// in doc.go ("" when absent).
+	FeaturegatedSchemaGen string
+	// DocLines maps the markers read from doc.go to their line numbers.
+	DocLines map[string]int
+}
+
+// Name renders the group-version as --api-group-versions spells it.
+func (v *Version) Name() string {
+	if v.Group == "" {
+		return v.Version
+	}
+	return v.Group + "/" + v.Version
+}
+
+// DirName is the last element of the import path, which the CRD stages use
+// as the CRD version name.
+func (v *Version) DirName() string { return path.Base(v.ImportPath) }
+
+// Group is one API group and its versions.
+type Group struct {
+	Name string
+	// Dir is the absolute group directory, the parent of every version.
+	Dir string
+	// Versions are sorted by directory.
+	Versions []*Version
+	// Config is the group's .codegen.yaml (zero value when absent).
+	Config Config
+	// ConfigFile is the absolute path of .codegen.yaml, "" when absent.
+	ConfigFile string
+}
+
+// Result is what Discover found.
+type Result struct {
+	// BaseDir is the absolute base directory.
+	BaseDir string
+	// ModulePath and ModuleDir describe the Go module containing BaseDir.
+	ModulePath, ModuleDir string
+	// Groups are sorted by group name.
+	Groups []*Group
+}
+
+// Versions returns every version of every group in run order.
+func (r *Result) Versions() []*Version {
+	var out []*Version
+	for _, g := range r.Groups {
+		out = append(out, g.Versions...)
+	}
+	return out
+}
+
+// Discover walks baseDir for API group-versions. When filter is non-empty
+// only the group-versions it names are returned; an entry that names none is
+// an error. Problems that only exclude a package (a malformed GroupVersion)
+// are warnings in the returned list; the error result is non-nil only when
+// the run cannot go on.
+func Discover(baseDir string, filter []string) (*Result, *diag.List, error) {
+	problems := &diag.List{}
+	base, err := filepath.Abs(baseDir)
+	if err != nil {
+		return nil, problems, err
+	}
+	if info, err := os.Stat(base); err != nil || !info.IsDir() {
+		return nil, problems, fmt.Errorf("base directory %s does not exist or is not a directory", baseDir)
+	}
+	modDir, modPath, err := findModule(base)
+	if err != nil {
+		return nil, problems, err
+	}
+	res := &Result{BaseDir: base, ModulePath: modPath, ModuleDir: modDir}
+
+	var versions []*Version
+	err = filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if p != base && skipDir(p, d.Name()) {
+			return filepath.SkipDir
+		}
+		v, perr := parsePackage(p, modDir, modPath, problems)
+		if perr != nil {
+			return perr
+		}
+		if v != nil {
+			versions = append(versions, v)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, problems, err
+	}
+	sort.Slice(versions, func(i, j int) bool { return versions[i].Dir < versions[j].Dir })
+
+	if len(filter) > 0 {
+		versions, err = applyFilter(versions, filter)
+		if err != nil {
+			return nil, problems, err
+		}
+	}
+	for _, v := range versions {
+		checkVersion(v, base, problems)
+	}
+	groups, err := groupVersions(versions, base)
+	if err != nil {
+		return nil, problems, err
+	}
+	for _, g := range groups {
+		cfg, file, err := LoadConfig(g.Dir)
+		if err != nil {
+			problems.AddError(err)
+			continue
+		}
+		g.Config, g.ConfigFile = cfg, file
+	}
+	res.Groups = groups
+	if problems.HasErrors() {
+		return res, problems, problems.Err()
+	}
+	return res, problems, nil
+}
+
+func skipDir(p, name string) bool {
+	switch name {
+	case ".git", "vendor", "testdata":
+		return true
+	}
+	if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+		return true
+	}
+	_, err := os.Stat(filepath.Join(p, "go.mod"))
+	return err == nil
+}
+
+func findModule(dir string) (string, string, error) {
+	for d := dir; ; {
+		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
+		if err == nil {
+			mp := modfile.ModulePath(data)
+			if mp == "" {
+				return "", "", fmt.Errorf("%s: no module line", filepath.Join(d, "go.mod"))
+			}
+			return d, mp, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", "", fmt.Errorf("no go.mod found in %s or any parent directory: the base directory must be inside a Go module", dir)
+		}
+		d = parent
+	}
+}
+
+// parsePackage parses the non-test Go files of dir and returns the
+// group-version it declares, or nil.
+func parsePackage(dir, modDir, modPath string, problems *diag.List) (*Version, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	var names []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		full := filepath.Join(dir, n)
+		f, err := parser.ParseFile(fset, full, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			problems.Add(diag.Warningf(full, 0, "", "cannot parse Go file, package skipped by discovery: %v", err))
+			return nil, nil
+		}
+		files = append(files, f)
+		names = append(names, full)
+	}
+	if len(files) == 0 {
+		return nil, nil
+	}
+	spec, file := findGroupVersionSpec(files)
+	if spec == nil {
+		return nil, nil
+	}
+	pos := fset.Position(spec.Pos())
+	lit := groupVersionLiteral(spec)
+	if lit == nil {
+		problems.Add(diag.Warningf(pos.Filename, pos.Line, "GroupVersion", "is not initialised with a schema.GroupVersion{Group: ..., Version: ...} literal; package ignored"))
+		return nil, nil
+	}
+	consts := packageStrings(files)
+	v := &Version{Dir: dir, PackageName: file.Name.Name}
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		key, ok := kv.Key.(*ast.Ident)
+		if !ok || (key.Name != "Group" && key.Name != "Version") {
+			continue
+		}
+		val, err := stringValue(kv.Value, consts)
+		if err != nil {
+			p := fset.Position(kv.Value.Pos())
+			problems.Add(diag.Errorf(p.Filename, p.Line, "GroupVersion."+key.Name, "%v", err))
+			return nil, nil
+		}
+		if key.Name == "Group" {
+			v.Group = val
+		} else {
+			v.Version = val
+		}
+	}
+	if v.Version == "" {
+		problems.Add(diag.Errorf(pos.Filename, pos.Line, "GroupVersion", "has no Version"))
+		return nil, nil
+	}
+	rel, err := filepath.Rel(modDir, dir)
+	if err != nil {
+		return nil, err
+	}
+	v.ImportPath = modPath
+	if rel != "." {
+		v.ImportPath = path.Join(modPath, filepath.ToSlash(rel))
+	}
+	for i, f := range files {
+		if filepath.Base(names[i]) == "doc.go" {
+			v.DocFile = names[i]
+			readDocMarkers(fset, f, v)
+		}
+	}
+	return v, nil
+}
+
+func findGroupVersionSpec(files []*ast.File) (*ast.ValueSpec, *ast.File) {
+	for _, f := range files {
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, s := range gd.Specs {
+				vs := s.(*ast.ValueSpec)
+				if len(vs.Names) > 0 && vs.Names[0].Name == "GroupVersion" {
+					return vs, f
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+func groupVersionLiteral(vs *ast.ValueSpec) *ast.CompositeLit {
+	if len(vs.Values) == 0 {
+		return nil
+	}
+	lit, ok := vs.Values[0].(*ast.CompositeLit)
+	if !ok {
+		return nil
+	}
+	return lit
+}
+
+// packageStrings maps every package-level const or var initialised with a
+// string literal to its value, across all files of the package.
+func packageStrings(files []*ast.File) map[string]string {
+	out := map[string]string{}
+	for _, f := range files {
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || (gd.Tok != token.CONST && gd.Tok != token.VAR) {
+				continue
+			}
+			for _, s := range gd.Specs {
+				vs := s.(*ast.ValueSpec)
+				for i, name := range vs.Names {
+					if i >= len(vs.Values) {
+						break
+					}
+					if bl, ok := vs.Values[i].(*ast.BasicLit); ok && bl.Kind == token.STRING {
+						if s, err := strconv.Unquote(bl.Value); err == nil {
+							out[name.Name] = s
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func stringValue(e ast.Expr, consts map[string]string) (string, error) {
+	switch x := e.(type) {
+	case *ast.BasicLit:
+		if x.Kind == token.STRING {
+			return strconv.Unquote(x.Value)
+		}
+	case *ast.Ident:
+		if s, ok := consts[x.Name]; ok {
+			return s, nil
+		}
+		return "", fmt.Errorf("%s is not a package-level constant or variable initialised with a string literal", x.Name)
+	}
+	return "", errors.New("must be a string literal or the name of a package-level string constant")
+}
+
+func readDocMarkers(fset *token.FileSet, f *ast.File, v *Version) {
+	v.DocLines = map[string]int{}
+	for _, cg := range f.Comments {
+		for _, c := range cg.List {
+			line := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(c.Text, "//"), "/*"))
+			name, value, hasValue := strings.Cut(line, "=")
+			if !hasValue {
+				continue
+			}
+			switch name {
+			case "+groupName":
+				v.GroupNameMarker = value
+				v.DocLines["+groupName"] = fset.Position(c.Pos()).Line
+			case "+openshift:featuregated-schema-gen":
+				v.FeaturegatedSchemaGen = value
+				v.DocLines["+openshift:featuregated-schema-gen"] = fset.Position(c.Pos()).Line
+			}
+		}
+	}
+}
+
+func applyFilter(versions []*Version, filter []string) ([]*Version, error) {
+	wanted := map[string]bool{}
+	var order []string
+	for _, entry := range filter {
+		for _, e := range strings.Split(entry, ",") {
+			if e = strings.TrimSpace(e); e != "" && !wanted[e] {
+				wanted[e] = true
+				order = append(order, e)
+			}
+		}
+	}
+	matched := map[string]bool{}
+	var out []*Version
+	for _, v := range versions {
+		if wanted[v.Name()] {
+			matched[v.Name()] = true
+			out = append(out, v)
+		}
+	}
+	var missing []string
+	for _, e := range order {
+		if !matched[e] {
+			missing = append(missing, e)
+		}
+	}
+	if len(missing) > 0 {
+		var known []string
+		for _, v := range versions {
+			known = append(known, v.Name())
+		}
+		return nil, fmt.Errorf("--api-group-versions: %s match(es) no API group-version (entries are <group>/<version>, comma-separated); known: %s",
+			strings.Join(missing, ", "), strings.Join(known, ", "))
+	}
+	return out, nil
+}
+
+// checkVersion reports a +groupName that disagrees with GroupVersion and a
+// package directory that is not named after the version.
+func checkVersion(v *Version, base string, problems *diag.List) {
+	if v.GroupNameMarker != "" && v.GroupNameMarker != v.Group {
+		problems.Add(diag.Errorf(v.DocFile, v.DocLines["+groupName"], "+groupName="+v.GroupNameMarker,
+			"does not match GroupVersion's Group %q", v.Group))
+	}
+	if v.DirName() != v.Version {
+		problems.Add(diag.Errorf(v.Dir, 0, "GroupVersion",
+			"declares version %q but the package directory is %q: the CRD stages name the version after the directory, so they must agree", v.Version, v.DirName()))
+	}
+}
+
+func groupVersions(versions []*Version, base string) ([]*Group, error) {
+	byName := map[string]*Group{}
+	var groups []*Group
+	for _, v := range versions {
+		g := byName[v.Group]
+		if g == nil {
+			g = &Group{Name: v.Group, Dir: filepath.Dir(v.Dir)}
+			byName[v.Group] = g
+			groups = append(groups, g)
+		}
+		if filepath.Dir(v.Dir) != g.Dir {
+			return nil, fmt.Errorf("API group %q has versions in different directories (%s and %s): all versions of a group must share one parent directory",
+				v.Group, g.Versions[0].Dir, v.Dir)
+		}
+		g.Versions = append(g.Versions, v)
+	}
+	sort.Slice(groups, func(i, j int) bool { return groups[i].Name < groups[j].Name })
+	return groups, nil
+}

@@ -1,0 +1,170 @@
+package goload
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"golang.org/x/tools/go/packages"
+	"sigs.k8s.io/controller-tools/pkg/crd"
+	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
+	"sigs.k8s.io/controller-tools/pkg/loader"
+	"sigs.k8s.io/controller-tools/pkg/markers"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/markerdefs"
+)
+
+// loads counts calls to go/packages made through this package, so tests can
+// prove that a run loads once however many gate sets it generates.
+var loads atomic.Int64
+
+// LoadCount returns how many package loads this process has made.
+func LoadCount() int64 { return loads.Load() }
+
+// Universe is the loaded, type-checkable world of one run.
+type Universe struct {
+	Registry  *markers.Registry
+	Collector *markers.Collector
+	Checker   *loader.TypeChecker
+	// Roots are the loaded root packages, in the order of the import paths
+	// given to Load.
+	Roots []*loader.Package
+
+	byPath map[string]*loader.Package
+}
+
+// NewRegistry returns a registry holding upstream's CRD markers and ours.
+func NewRegistry() (*markers.Registry, error) {
+	reg := &markers.Registry{}
+	if err := crdmarkers.Register(reg); err != nil {
+		return nil, fmt.Errorf("registering controller-tools CRD markers: %w", err)
+	}
+	if err := markerdefs.Register(reg); err != nil {
+		return nil, fmt.Errorf("registering gatedcrd markers: %w", err)
+	}
+	return reg, nil
+}
+
+// Load loads importPaths (import paths, not directories) with dir as the
+// working directory of the go command, in one go/packages call.
+func Load(dir string, importPaths []string) (*Universe, error) {
+	reg, err := NewRegistry()
+	if err != nil {
+		return nil, err
+	}
+	u := &Universe{
+		Registry:  reg,
+		Collector: &markers.Collector{Registry: reg},
+		Checker:   &loader.TypeChecker{NodeFilters: []loader.NodeFilter{crd.Generator{}.CheckFilter()}},
+		byPath:    map[string]*loader.Package{},
+	}
+	if len(importPaths) == 0 {
+		return u, nil
+	}
+	loads.Add(1)
+	roots, err := loader.LoadRootsWithConfig(&packages.Config{Dir: dir}, importPaths...)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]*loader.Package{}
+	for _, r := range roots {
+		byID[r.PkgPath] = r
+	}
+	for _, p := range importPaths {
+		r, ok := byID[p]
+		if !ok {
+			return nil, fmt.Errorf("package %s was not loaded", p)
+		}
+		u.Roots = append(u.Roots, r)
+		u.byPath[p] = r
+	}
+	return u, nil
+}
+
+// Root returns the root package with the given import path, or nil.
+func (u *Universe) Root(importPath string) *loader.Package {
+	for _, r := range u.Roots {
+		if r.PkgPath == importPath {
+			return r
+		}
+	}
+	return nil
+}
+
+// Package returns the loaded package with the given import path, searching
+// the roots and, transitively, their imports. It returns nil when the path
+// is not part of the universe.
+func (u *Universe) Package(importPath string) *loader.Package {
+	if p, ok := u.byPath[importPath]; ok {
+		return p
+	}
+	seen := map[*loader.Package]bool{}
+	var visit func(p *loader.Package) *loader.Package
+	visit = func(p *loader.Package) *loader.Package {
+		if seen[p] {
+			return nil
+		}
+		seen[p] = true
+		u.byPath[p.PkgPath] = p
+		if p.PkgPath == importPath {
+			return p
+		}
+		for _, imp := range sortedImports(p) {
+			if found := visit(imp); found != nil {
+				return found
+			}
+		}
+		return nil
+	}
+	for _, r := range u.Roots {
+		if found := visit(r); found != nil {
+			return found
+		}
+	}
+	return nil
+}
+
+func sortedImports(p *loader.Package) []*loader.Package {
+	imps := p.Imports()
+	paths := make([]string, 0, len(imps))
+	for path := range imps {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	out := make([]*loader.Package, 0, len(paths))
+	for _, path := range paths {
+		out = append(out, imps[path])
+	}
+	return out
+}
+
+// Diagnostics converts errors recorded on pkg (from loading, type checking
+// or marker parsing) into positioned diagnostics.
+func Diagnostics(pkg *loader.Package) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	for _, e := range pkg.Errors {
+		out = append(out, ErrorDiagnostic(e))
+	}
+	return out
+}
+
+// ErrorDiagnostic converts one loader error into a Diagnostic, recovering
+// the file and line from a go/packages position "file:line:col".
+func ErrorDiagnostic(e packages.Error) diag.Diagnostic {
+	d := diag.Diagnostic{Severity: diag.Error, Message: e.Msg}
+	if e.Pos == "" || e.Pos == "-" {
+		return d
+	}
+	parts := strings.Split(e.Pos, ":")
+	if len(parts) >= 2 {
+		if line, err := strconv.Atoi(parts[1]); err == nil {
+			d.File, d.Line = parts[0], line
+			return d
+		}
+	}
+	d.File = e.Pos
+	return d
+}

@@ -1,0 +1,69 @@
+package manifest
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"sigs.k8s.io/yaml"
+)
+
+// Annotation keys shared by the stages. See SPEC Appendix A.
+const (
+	// FeatureGateAnnotationPrefix + <Gate> marks the gate(s) a partial
+	// manifest belongs to; the bare prefix (empty gate name) means ungated.
+	FeatureGateAnnotationPrefix = "feature-gate.release.openshift.io/"
+	// FilenameAnnotationPrefix starts the three file-name pattern keys.
+	FilenameAnnotationPrefix   = "api.openshift.io/filename"
+	FilenameRunLevelAnnotation = "api.openshift.io/filename-cvo-runlevel"
+	FilenameOperatorAnnotation = "api.openshift.io/filename-operator"
+	FilenameOrderingAnnotation = "api.openshift.io/filename-ordering"
+	ApprovedAnnotation         = "api-approved.openshift.io"
+	CapabilityAnnotation       = "capability.openshift.io/name"
+	// IncludeAnnotationPrefix + <profile> restricts a manifest to profiles.
+	IncludeAnnotationPrefix = "include.release.openshift.io/"
+	FeatureSetAnnotation    = "release.openshift.io/feature-set"
+	MajorVersionAnnotation  = "release.openshift.io/major-version"
+	FeatureGatePassThrough  = "release.openshift.io/feature-gate"
+	// MergedAnnotation marks stage 3 output; stage 2 skips such files.
+	MergedAnnotation = "api.openshift.io/merged-by-featuregates"
+	// PartialFilenameAnnotationPrefix records applied files during a merge.
+	PartialFilenameAnnotationPrefix = "partial-filename.release.openshift.io/"
+)
+
+// Marshal serialises obj the way every generated manifest is written: obj
+// is first converted to a generic map (via JSON, honouring struct tags and
+// omitempty) and then marshalled with sigs.k8s.io/yaml.
+func Marshal(obj any) ([]byte, error) {
+	m, err := ToMap(obj)
+	if err != nil {
+		return nil, err
+	}
+	return yaml.Marshal(m)
+}
+
+// ToMap converts a typed object to the generic form used for serialisation
+// and comparison. A map[string]any is returned unchanged.
+func ToMap(obj any) (map[string]any, error) {
+	if m, ok := obj.(map[string]any); ok {
+		return m, nil
+	}
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return nil, fmt.Errorf("converting to a generic map: %w", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("converting to a generic map: %w", err)
+	}
+	return m, nil
+}
+
+// Parse reads one YAML (or JSON) document into a generic map. An empty
+// document yields a nil map and no error.
+func Parse(data []byte) (map[string]any, error) {
+	var m map[string]any
+	if err := yaml.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}

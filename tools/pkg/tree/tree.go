@@ -1,0 +1,431 @@
+package tree
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// DefaultFileMode is the mode of files the run creates.
+const DefaultFileMode fs.FileMode = 0o644
+
+// Entry is one name in a directory listing.
+type Entry struct {
+	Name  string
+	IsDir bool
+}
+
+// Tree layers pending writes and removals over the disk. It is safe for
+// concurrent use. Paths may be relative (to the process working directory)
+// or absolute; they are compared after filepath.Abs.
+type Tree struct {
+	mu sync.Mutex
+	// pending holds files written or removed during the run, by absolute path.
+	pending map[string]*pendingFile
+	// removedDirs holds directories removed as a whole during the run.
+	removedDirs map[string]bool
+	// disk caches file contents read from disk, so nothing is read twice.
+	disk map[string][]byte
+}
+
+type pendingFile struct {
+	data    []byte
+	deleted bool
+}
+
+// New returns a Tree with no pending changes.
+func New() *Tree {
+	return &Tree{pending: map[string]*pendingFile{}, removedDirs: map[string]bool{}, disk: map[string][]byte{}}
+}
+
+func abs(p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.Clean(p)
+	}
+	return a
+}
+
+// ReadFile returns the content of path as the run currently sees it.
+func (t *Tree) ReadFile(path string) ([]byte, error) {
+	p := abs(path)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if f, ok := t.pending[p]; ok {
+		if f.deleted {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: fs.ErrNotExist}
+		}
+		return f.data, nil
+	}
+	if t.underRemovedDir(p) {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: fs.ErrNotExist}
+	}
+	return t.readDiskLocked(p)
+}
+
+func (t *Tree) readDiskLocked(p string) ([]byte, error) {
+	if data, ok := t.disk[p]; ok {
+		return data, nil
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	t.disk[p] = data
+	return data, nil
+}
+
+// underRemovedDir reports whether p lies in a directory removed as a whole.
+func (t *Tree) underRemovedDir(p string) bool {
+	for d := p; ; {
+		if t.removedDirs[d] {
+			return true
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return false
+		}
+		d = parent
+	}
+}
+
+// Exists reports whether path is a file or directory in the current view.
+func (t *Tree) Exists(path string) bool {
+	isDir, ok := t.Stat(path)
+	return ok || isDir
+}
+
+// Stat reports whether path is a directory and whether it is a file.
+func (t *Tree) Stat(path string) (isDir, isFile bool) {
+	p := abs(path)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if f, ok := t.pending[p]; ok {
+		return false, !f.deleted
+	}
+	if t.hasPendingChildLocked(p) {
+		return true, false
+	}
+	if t.underRemovedDir(p) {
+		return false, false
+	}
+	info, err := os.Stat(p)
+	if err != nil {
+		return false, false
+	}
+	return info.IsDir(), info.Mode().IsRegular()
+}
+
+func (t *Tree) hasPendingChildLocked(dir string) bool {
+	prefix := dir + string(filepath.Separator)
+	for p, f := range t.pending {
+		if !f.deleted && strings.HasPrefix(p, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadDir lists dir, sorted by name. It fails with fs.ErrNotExist when the
+// directory exists neither on disk nor through pending writes.
+func (t *Tree) ReadDir(dir string) ([]Entry, error) {
+	d := abs(dir)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	names := map[string]bool{} // name -> isDir
+	found := false
+	if !t.underRemovedDir(d) {
+		diskEntries, err := os.ReadDir(d)
+		if err == nil {
+			found = true
+			for _, e := range diskEntries {
+				child := filepath.Join(d, e.Name())
+				if e.IsDir() && t.underRemovedDir(child) {
+					continue
+				}
+				if f, ok := t.pending[child]; ok && f.deleted {
+					continue
+				}
+				names[e.Name()] = e.IsDir()
+			}
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	prefix := d + string(filepath.Separator)
+	for p, f := range t.pending {
+		if f.deleted || !strings.HasPrefix(p, prefix) {
+			continue
+		}
+		found = true
+		rest := p[len(prefix):]
+		if i := strings.IndexRune(rest, filepath.Separator); i >= 0 {
+			names[rest[:i]] = true
+		} else {
+			names[rest] = false
+		}
+	}
+	if !found {
+		return nil, &fs.PathError{Op: "readdir", Path: dir, Err: fs.ErrNotExist}
+	}
+	out := make([]Entry, 0, len(names))
+	for n, isDir := range names {
+		out = append(out, Entry{Name: n, IsDir: isDir})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// WriteFile records new content for path. Nothing touches the disk until
+// Commit.
+func (t *Tree) WriteFile(path string, data []byte) {
+	p := abs(path)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.pending[p] = &pendingFile{data: append([]byte(nil), data...)}
+}
+
+// Remove records the removal of the file at path.
+func (t *Tree) Remove(path string) {
+	p := abs(path)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.pending[p] = &pendingFile{deleted: true}
+}
+
+// RemoveAll records the removal of dir and everything below it. Files
+// written below dir afterwards are kept.
+func (t *Tree) RemoveAll(dir string) {
+	d := abs(dir)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	prefix := d + string(filepath.Separator)
+	for p := range t.pending {
+		if strings.HasPrefix(p, prefix) {
+			delete(t.pending, p)
+		}
+	}
+	t.removedDirs[d] = true
+}
+
+// ChangeKind classifies a Change.
+type ChangeKind int
+
+const (
+	// Create is a file that does not exist on disk yet.
+	Create ChangeKind = iota
+	// Update is a file whose content on disk differs.
+	Update
+	// Delete is a file on disk that the run removes.
+	Delete
+	// DeleteDir is a directory on disk that the run removes with its content.
+	DeleteDir
+)
+
+func (k ChangeKind) String() string {
+	return [...]string{"create", "update", "delete", "delete directory"}[k]
+}
+
+// Change is one difference between the run's view and the disk.
+type Change struct {
+	Path string
+	Kind ChangeKind
+	// Old is the disk content (Update, Delete), New the run's (Create, Update).
+	Old, New []byte
+}
+
+// Stats counts what a Commit did or a Verify found.
+type Stats struct {
+	Written, Unchanged, Removed int
+}
+
+// Changes lists every difference between the run's view and the disk,
+// sorted by path. Pending writes whose content equals the disk are not
+// changes. It reads the disk but never writes.
+func (t *Tree) Changes() ([]Change, Stats, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []Change
+	var st Stats
+	paths := make([]string, 0, len(t.pending))
+	for p := range t.pending {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		f := t.pending[p]
+		old, err := t.readDiskLocked(p)
+		exists := err == nil
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if info, serr := os.Stat(p); serr == nil && info.IsDir() {
+				return nil, st, fmt.Errorf("%s: is a directory where a file is expected", p)
+			}
+			return nil, st, err
+		}
+		switch {
+		case f.deleted && exists:
+			out = append(out, Change{Path: p, Kind: Delete, Old: old})
+			st.Removed++
+		case f.deleted:
+		case !exists:
+			out = append(out, Change{Path: p, Kind: Create, New: f.data})
+			st.Written++
+		case !bytes.Equal(old, f.data):
+			out = append(out, Change{Path: p, Kind: Update, Old: old, New: f.data})
+			st.Written++
+		default:
+			st.Unchanged++
+		}
+	}
+	dirs := make([]string, 0, len(t.removedDirs))
+	for d := range t.removedDirs {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	for _, d := range dirs {
+		if info, err := os.Stat(d); err == nil && info.IsDir() {
+			out = append(out, Change{Path: d, Kind: DeleteDir})
+			st.Removed++
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, st, nil
+}
+
+// Commit applies the changes to disk. Each file is written to a temporary
+// file in its directory and renamed into place, so a reader (or a crash)
+// sees either the old or the new content, never a mixture. Directories are
+// created with mode 0755; new files get mode 0644 and updated files keep
+// their mode. Removed directories go last. The first failure stops the
+// commit and is returned.
+func (t *Tree) Commit() (Stats, error) {
+	changes, st, err := t.Changes()
+	if err != nil {
+		return st, err
+	}
+	for _, c := range changes {
+		switch c.Kind {
+		case Create, Update:
+			if err := WriteFileAtomic(c.Path, c.New); err != nil {
+				return st, err
+			}
+		case Delete:
+			if err := os.Remove(c.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return st, err
+			}
+		}
+	}
+	for _, c := range changes {
+		if c.Kind == DeleteDir {
+			if err := t.removeDirKeepingPending(c.Path); err != nil {
+				return st, err
+			}
+		}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, c := range changes {
+		switch c.Kind {
+		case Create, Update:
+			t.disk[c.Path] = c.New
+		case Delete:
+			delete(t.disk, c.Path)
+		}
+	}
+	t.pending = map[string]*pendingFile{}
+	t.removedDirs = map[string]bool{}
+	t.disk = map[string][]byte{}
+	return st, nil
+}
+
+// removeDirKeepingPending removes the files below dir that the run did not
+// write, then every directory left empty.
+func (t *Tree) removeDirKeepingPending(dir string) error {
+	t.mu.Lock()
+	keep := map[string]bool{}
+	for p, f := range t.pending {
+		if !f.deleted {
+			keep[p] = true
+		}
+	}
+	t.mu.Unlock()
+	var dirs []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			dirs = append(dirs, p)
+			return nil
+		}
+		if keep[p] {
+			return nil
+		}
+		return os.Remove(p)
+	})
+	if err != nil {
+		return err
+	}
+	for i := len(dirs) - 1; i >= 0; i-- {
+		entries, err := os.ReadDir(dirs[i])
+		if err != nil {
+			return err
+		}
+		if len(entries) == 0 {
+			if err := os.Remove(dirs[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same
+// directory and a rename. An existing file keeps its mode; a new one gets
+// DefaultFileMode. Missing parent directories are created with mode 0755.
+func WriteFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	mode := DefaultFileMode
+	if info, err := os.Stat(path); err == nil {
+		if info.IsDir() {
+			return fmt.Errorf("%s: is a directory where a file is expected", path)
+		}
+		mode = info.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmpName := tmp.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			_ = os.Remove(tmpName)
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		_ = tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		_ = tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmpName, path); err != nil {
+		return err
+	}
+	ok = true
+	return nil
+}

@@ -1,0 +1,175 @@
+package tree
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func TestOverlayReadsPendingBeforeDisk(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.yaml"), "disk\n")
+	tr := New()
+	tr.WriteFile(filepath.Join(dir, "a.yaml"), []byte("new\n"))
+	got, err := tr.ReadFile(filepath.Join(dir, "a.yaml"))
+	if err != nil || string(got) != "new\n" {
+		t.Fatalf("ReadFile = %q, %v; want pending content", got, err)
+	}
+	if read(t, filepath.Join(dir, "a.yaml")) != "disk\n" {
+		t.Fatal("WriteFile touched the disk before Commit")
+	}
+	tr.Remove(filepath.Join(dir, "a.yaml"))
+	if _, err := tr.ReadFile(filepath.Join(dir, "a.yaml")); !os.IsNotExist(err) {
+		t.Fatalf("ReadFile after Remove: err = %v, want not-exist", err)
+	}
+}
+
+func TestReadDirMergesDiskAndPending(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "keep.yaml"), "x")
+	write(t, filepath.Join(dir, "gone.yaml"), "x")
+	write(t, filepath.Join(dir, "olddir", "f.yaml"), "x")
+	tr := New()
+	tr.Remove(filepath.Join(dir, "gone.yaml"))
+	tr.RemoveAll(filepath.Join(dir, "olddir"))
+	tr.WriteFile(filepath.Join(dir, "new.yaml"), []byte("x"))
+	tr.WriteFile(filepath.Join(dir, "sub", "deep", "f.yaml"), []byte("x"))
+	got, err := tr.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Entry{{"keep.yaml", false}, {"new.yaml", false}, {"sub", true}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("ReadDir = %v, want %v", got, want)
+	}
+	if _, err := tr.ReadDir(filepath.Join(dir, "olddir")); !os.IsNotExist(err) {
+		t.Fatalf("ReadDir of removed dir: %v", err)
+	}
+	if _, err := tr.ReadDir(filepath.Join(dir, "nothing")); !os.IsNotExist(err) {
+		t.Fatalf("ReadDir of missing dir: %v", err)
+	}
+	if isDir, _ := tr.Stat(filepath.Join(dir, "sub")); !isDir {
+		t.Fatal("pending file's parent should be a directory")
+	}
+}
+
+func TestChangesAndCommit(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "same.yaml"), "same\n")
+	write(t, filepath.Join(dir, "old.yaml"), "old\n")
+	write(t, filepath.Join(dir, "stale.yaml"), "x\n")
+	write(t, filepath.Join(dir, "staledir", "a.yaml"), "x\n")
+	if err := os.Chmod(filepath.Join(dir, "old.yaml"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tr := New()
+	tr.WriteFile(filepath.Join(dir, "same.yaml"), []byte("same\n"))
+	tr.WriteFile(filepath.Join(dir, "old.yaml"), []byte("new\n"))
+	tr.WriteFile(filepath.Join(dir, "created", "c.yaml"), []byte("c\n"))
+	tr.Remove(filepath.Join(dir, "stale.yaml"))
+	tr.RemoveAll(filepath.Join(dir, "staledir"))
+
+	changes, st, err := tr.Changes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, c := range changes {
+		kinds = append(kinds, Rel(dir, c.Path)+"="+c.Kind.String())
+	}
+	wantKinds := []string{"created/c.yaml=create", "old.yaml=update", "stale.yaml=delete", "staledir=delete directory"}
+	if !reflect.DeepEqual(kinds, wantKinds) {
+		t.Fatalf("changes = %v, want %v", kinds, wantKinds)
+	}
+	if st != (Stats{Written: 2, Unchanged: 1, Removed: 2}) {
+		t.Fatalf("stats = %+v", st)
+	}
+	report := Describe(changes, dir)
+	for _, want := range []string{"created/c.yaml is missing", "old.yaml is out of date", "-old", "+new", "stale.yaml should not exist", "staledir/ is stale"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q:\n%s", want, report)
+		}
+	}
+
+	if _, err := tr.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if read(t, filepath.Join(dir, "old.yaml")) != "new\n" || read(t, filepath.Join(dir, "created", "c.yaml")) != "c\n" {
+		t.Fatal("commit did not write new content")
+	}
+	if info, _ := os.Stat(filepath.Join(dir, "old.yaml")); info.Mode().Perm() != 0o600 {
+		t.Fatalf("updated file mode = %v, want 0600 kept", info.Mode().Perm())
+	}
+	if info, _ := os.Stat(filepath.Join(dir, "created", "c.yaml")); info.Mode().Perm() != 0o644 {
+		t.Fatalf("new file mode = %v, want 0644", info.Mode().Perm())
+	}
+	for _, gone := range []string{"stale.yaml", "staledir"} {
+		if _, err := os.Stat(filepath.Join(dir, gone)); !os.IsNotExist(err) {
+			t.Errorf("%s still exists after commit", gone)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("temporary file left behind: %s", e.Name())
+		}
+	}
+	if changes, _, _ := tr.Changes(); len(changes) != 0 {
+		t.Fatalf("changes after commit: %v", changes)
+	}
+}
+
+func TestRemoveAllThenRewriteKeepsNewFile(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "crd", "A.yaml"), "a\n")
+	write(t, filepath.Join(dir, "crd", "B.yaml"), "b\n")
+	tr := New()
+	tr.RemoveAll(filepath.Join(dir, "crd"))
+	tr.WriteFile(filepath.Join(dir, "crd", "A.yaml"), []byte("a2\n"))
+	if _, err := tr.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if read(t, filepath.Join(dir, "crd", "A.yaml")) != "a2\n" {
+		t.Fatal("rewritten file lost")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "crd", "B.yaml")); !os.IsNotExist(err) {
+		t.Fatal("file of removed directory survived")
+	}
+}
+
+func TestVerifyNeverWrites(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.yaml"), "a\n")
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(dir, 0o755)
+	tr := New()
+	tr.WriteFile(filepath.Join(dir, "a.yaml"), []byte("b\n"))
+	tr.WriteFile(filepath.Join(dir, "new.yaml"), []byte("b\n"))
+	changes, _, err := tr.Changes()
+	if err != nil || len(changes) != 2 {
+		t.Fatalf("Changes on read-only dir = %v, %v", changes, err)
+	}
+}
