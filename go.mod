@@ -2,7 +2,6 @@ module github.com/gatedcrd/gatedcrd
 
 go 1.26.0
 
-require (
-	go.yaml.in/yaml/v2 v2.4.2 // indirect
-	sigs.k8s.io/yaml v1.6.0 // indirect
-)
+require sigs.k8s.io/yaml v1.6.0
+
+require go.yaml.in/yaml/v2 v2.4.2 // indirect
