@@ -168,12 +168,14 @@ type TupleGates struct {
 func (r *Registry) FeatureSets(version int, profile ClusterProfileName, featureSet FeatureSetName) GateLists {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	return r.featureSetsLocked(Tuple{Version: version, ClusterProfile: profile, FeatureSet: featureSet})
+	t := Tuple{Version: version, ClusterProfile: profile, FeatureSet: featureSet}
+	return r.featureSetsLocked(slices.Sorted(maps.Keys(r.gates)), t)
 }
 
-func (r *Registry) featureSetsLocked(t Tuple) GateLists {
+// featureSetsLocked splits names, which must be sorted, for one tuple.
+func (r *Registry) featureSetsLocked(names []FeatureGateName, t Tuple) GateLists {
 	lists := GateLists{Enabled: []FeatureGateName{}, Disabled: []FeatureGateName{}}
-	for _, name := range slices.Sorted(maps.Keys(r.gates)) {
+	for _, name := range names {
 		if r.gates[name].EnabledFor(t) {
 			lists.Enabled = append(lists.Enabled, name)
 		} else {
@@ -189,12 +191,13 @@ func (r *Registry) featureSetsLocked(t Tuple) GateLists {
 func (r *Registry) AllFeatureSets() []TupleGates {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
+	names := slices.Sorted(maps.Keys(r.gates))
 	var all []TupleGates
 	for _, v := range r.versionsLocked() {
 		for _, p := range ClusterProfiles() {
 			for _, fs := range FixedFeatureSets() {
 				t := Tuple{Version: v, ClusterProfile: p, FeatureSet: fs}
-				all = append(all, TupleGates{Tuple: t, GateLists: r.featureSetsLocked(t)})
+				all = append(all, TupleGates{Tuple: t, GateLists: r.featureSetsLocked(names, t)})
 			}
 		}
 	}

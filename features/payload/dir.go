@@ -1,6 +1,7 @@
 package payload
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -39,7 +40,8 @@ func WriteDir(dir string, files []File) error {
 		}
 		wanted[f.Name] = true
 		path := filepath.Join(dir, f.Name)
-		if have, err := os.ReadFile(path); err == nil && compareContent(path, have, f.Data) == nil {
+		// Unchanged files keep their modification time.
+		if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, f.Data) {
 			continue
 		}
 		if err := WriteFileAtomic(path, f.Data); err != nil {

@@ -39,11 +39,12 @@ func Render(tuples []featuregate.TupleGates, payloadVersion string) ([]File, err
 	}
 	files := make([]File, 0, len(groups))
 	for _, g := range groups {
+		name := FileName(g.profile, g.featureSet, g.versions)
 		data, err := MarshalIndentedJSON(manifestObject(g, payloadVersion))
 		if err != nil {
-			return nil, fmt.Errorf("rendering %s: %w", FileName(g.profile, g.featureSet, g.versions), err)
+			return nil, fmt.Errorf("rendering %s: %w", name, err)
 		}
-		files = append(files, File{Name: FileName(g.profile, g.featureSet, g.versions), Data: data})
+		files = append(files, File{Name: name, Data: data})
 	}
 	slices.SortFunc(files, func(a, b File) int { return cmp.Compare(a.Name, b.Name) })
 	return files, nil

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
 )
@@ -230,6 +231,15 @@ func TestWriteDirAndVerifyDir(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != len(files) {
 		t.Errorf("%d entries after WriteDir, want %d (stale and temporary files removed)", len(entries), len(files))
+	}
+
+	// Rewriting identical content leaves files untouched.
+	past := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+	first := filepath.Join(dir, files[0].Name)
+	must(t, os.Chtimes(first, past, past))
+	must(t, WriteDir(dir, files))
+	if info, err := os.Stat(first); err != nil || !info.ModTime().Equal(past) {
+		t.Errorf("an unchanged file was rewritten: %v %v", info.ModTime(), err)
 	}
 
 	// Change one file, remove one, add one: each is reported, nothing written.
