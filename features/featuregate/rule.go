@@ -38,7 +38,8 @@ func (r EnablementRule) clone() EnablementRule {
 
 // EnablementOption adds a version, profile or feature set to the rule being
 // built by [FeatureGateBuilder.Enable]. Options are applied in order; within a
-// rule every kind of option accumulates (union).
+// rule every kind of option accumulates (union). Options are made only by the
+// In... functions of this package.
 type EnablementOption func(*ruleDraft)
 
 // ruleDraft collects options; mistakes are kept as errors and reported by
