@@ -1,0 +1,69 @@
+# gatedcrd: regenerate with `make update`, prove nothing is stale with
+# `make verify`, run every test with `make test`.
+
+GO          ?= go
+BIN         := $(CURDIR)/bin
+CODEGEN     := $(BIN)/codegen
+CONTROLLER_GEN := $(BIN)/controller-gen
+# Restrict the CRD stages to some group-versions, e.g.
+#   make update-codegen-crds API_GROUP_VERSIONS=example.openshift.io/v1
+API_GROUP_VERSIONS ?=
+CODEGEN_FLAGS := --base-dir . $(if $(API_GROUP_VERSIONS),--api-group-versions $(API_GROUP_VERSIONS))
+
+.PHONY: all update verify test bench build \
+	update-deepcopy update-payload-featuregates update-codegen-crds \
+	verify-payload-featuregates verify-codegen-crds verify-gofmt \
+	test-root test-tools test-apitest $(CODEGEN) $(CONTROLLER_GEN)
+
+all: update
+
+build: $(CODEGEN)
+
+# go build is incremental, so these always run and cost little when nothing changed.
+$(CODEGEN):
+	$(GO) -C tools build -o $(CODEGEN) ./cmd/codegen
+
+$(CONTROLLER_GEN):
+	$(GO) -C tools build -o $(CONTROLLER_GEN) sigs.k8s.io/controller-tools/cmd/controller-gen
+
+## update: regenerate everything (deepcopy, payload FeatureGates, features.md, CRD manifests)
+update: update-deepcopy update-codegen-crds
+
+update-deepcopy: $(CONTROLLER_GEN)
+	hack/update-deepcopy.sh $(CONTROLLER_GEN)
+
+## update-payload-featuregates: render payload-manifests/featuregates/ and features.md from features/
+update-payload-featuregates:
+	$(GO) run ./features/cmd/write-available-featuresets
+
+## update-codegen-crds: payload FeatureGates, then every CRD stage in one process
+update-codegen-crds: update-payload-featuregates $(CODEGEN)
+	$(CODEGEN) crd-manifests $(CODEGEN_FLAGS)
+
+## verify: fail if any generated file is stale; writes nothing
+verify: verify-gofmt verify-payload-featuregates verify-codegen-crds
+
+verify-gofmt:
+	hack/verify-gofmt.sh
+
+verify-payload-featuregates:
+	$(GO) run ./features/cmd/write-available-featuresets --verify
+
+verify-codegen-crds: $(CODEGEN)
+	$(CODEGEN) crd-manifests --verify $(CODEGEN_FLAGS)
+
+## test: every Go test of every module
+test: test-root test-tools test-apitest
+
+test-root:
+	$(GO) test ./...
+
+test-tools:
+	$(GO) -C tools test ./...
+
+test-apitest:
+	@if [ -f apitest/go.mod ]; then $(GO) -C apitest test ./...; fi
+
+## bench: benchmarks of every stage
+bench:
+	$(GO) -C tools test -run '^$$' -bench . -benchmem ./...
