@@ -2,6 +2,7 @@ package goload
 
 import (
 	"fmt"
+	"go/token"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,6 +30,9 @@ type Universe struct {
 	Registry  *markers.Registry
 	Collector *markers.Collector
 	Checker   *loader.TypeChecker
+	// Fset positions every file of the universe, whether or not its package
+	// was type-checked (loader.Package.Fset is only set by type checking).
+	Fset *token.FileSet
 	// Roots are the loaded root packages, in the order of the import paths
 	// given to Load.
 	Roots []*loader.Package
@@ -59,13 +63,14 @@ func Load(dir string, importPaths []string) (*Universe, error) {
 		Registry:  reg,
 		Collector: &markers.Collector{Registry: reg},
 		Checker:   &loader.TypeChecker{NodeFilters: []loader.NodeFilter{crd.Generator{}.CheckFilter()}},
+		Fset:      token.NewFileSet(),
 		byPath:    map[string]*loader.Package{},
 	}
 	if len(importPaths) == 0 {
 		return u, nil
 	}
 	loads.Add(1)
-	roots, err := loader.LoadRootsWithConfig(&packages.Config{Dir: dir}, importPaths...)
+	roots, err := loader.LoadRootsWithConfig(&packages.Config{Dir: dir, Fset: u.Fset}, importPaths...)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,227 @@
+package strictmarkers
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/controller-tools/pkg/loader"
+	"sigs.k8s.io/controller-tools/pkg/markers"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/markerdefs"
+)
+
+// prefixes are the marker namespaces this package polices. Markers under
+// other prefixes (+k8s:, +genclient, +optional...) belong to other tools.
+var prefixes = []string{"+openshift:", "+kubebuilder:"}
+
+// otherGenerators are markers of generators outside the CRD stages that
+// share our prefixes; they are accepted with any arguments.
+var otherGenerators = []string{
+	"kubebuilder:object:generate",
+	"kubebuilder:skip",
+	"kubebuilder:skipclient",
+	"kubebuilder:rbac:groups",
+	"kubebuilder:webhook",
+	"kubebuilder:ac:generate",
+	"kubebuilder:ac:output:package",
+	"openshift:compatibility-gen:internal",
+}
+
+// legacyFeatureSet markers select the FeatureSet mode of SPEC 4.6.
+var legacyFeatureSet = []string{
+	"openshift:enable:FeatureSets",
+	"openshift:validation:FeatureSetAwareEnum",
+	"openshift:validation:FeatureSetAwareXValidation",
+}
+
+// Input is what Check needs.
+type Input struct {
+	Universe *goload.Universe
+	// KnownGates are the FeatureGates of the payload manifests. When nil,
+	// gate names are not checked.
+	KnownGates []string
+	// PayloadDir names the payload directory in messages.
+	PayloadDir string
+}
+
+// Check scans the comments of every root package and adds its findings to
+// problems.
+func Check(in Input, problems *diag.List) {
+	known := map[string]bool{}
+	for _, g := range in.KnownGates {
+		known[g] = true
+	}
+	names := definitionNames(in.Universe.Registry)
+	for _, pkg := range in.Universe.Roots {
+		pkg.NeedSyntax()
+		for _, f := range pkg.Syntax {
+			for _, cg := range f.Comments {
+				for _, line := range commentLines(in.Universe.Fset, cg) {
+					checkLine(in, pkg, line, names, known, problems)
+				}
+			}
+		}
+	}
+}
+
+type markerLine struct {
+	text string
+	file string
+	line int
+}
+
+// commentLines returns the marker-like lines of a comment group with their
+// positions, looking inside /* */ blocks too.
+func commentLines(fset *token.FileSet, cg *ast.CommentGroup) []markerLine {
+	var out []markerLine
+	for _, c := range cg.List {
+		pos := fset.Position(c.Pos())
+		text := c.Text
+		if strings.HasPrefix(text, "//") {
+			text = text[2:]
+		} else {
+			text = strings.TrimSuffix(strings.TrimPrefix(text, "/*"), "*/")
+		}
+		for i, l := range strings.Split(text, "\n") {
+			l = strings.TrimSpace(l)
+			for _, p := range prefixes {
+				if strings.HasPrefix(l, p) {
+					out = append(out, markerLine{text: l, file: pos.Filename, line: pos.Line + i})
+				}
+			}
+		}
+	}
+	return out
+}
+
+var targets = []markers.TargetType{markers.DescribesField, markers.DescribesType, markers.DescribesPackage}
+
+func checkLine(in Input, pkg *loader.Package, l markerLine, names []string, known map[string]bool, problems *diag.List) {
+	name := markerName(l.text)
+	for _, legacy := range legacyFeatureSet {
+		if name == legacy || strings.HasPrefix(name, legacy+":") {
+			problems.Add(diag.Errorf(l.file, l.line, l.text,
+				"legacy FeatureSet markers are not supported; gate the field with +openshift:enable:FeatureGate or use the FeatureGateAware markers"))
+			return
+		}
+	}
+	for _, other := range otherGenerators {
+		if name == other || strings.HasPrefix(name, other+":") {
+			return
+		}
+	}
+	var def *markers.Definition
+	for _, t := range targets {
+		if def = in.Universe.Registry.Lookup(l.text, t); def != nil {
+			break
+		}
+	}
+	if def == nil {
+		msg := "is not a marker any stage understands, so it is silently ignored"
+		if strings.HasSuffix(name, ":") {
+			problems.Add(diag.Errorf(l.file, l.line, l.text, "is an incomplete marker name (it ends with ':'), so it is silently ignored"))
+			return
+		}
+		if s := closest(name, sameNamespace(name, names), 1); len(s) > 0 {
+			msg += fmt.Sprintf("; did you mean +%s?", s[0])
+		}
+		problems.Add(diag.Errorf(l.file, l.line, l.text, "%s", msg))
+		return
+	}
+	value, err := def.Parse(l.text)
+	if err != nil {
+		problems.Add(diag.Errorf(l.file, l.line, l.text, "%s", argumentHint(def, err)))
+		return
+	}
+	if known != nil && len(in.KnownGates) > 0 {
+		checkGates(in, l, value, known, problems)
+	}
+}
+
+// sameNamespace keeps the names that share name's first segment
+// ("kubebuilder", "openshift"), so suggestions stay in the user's namespace.
+func sameNamespace(name string, names []string) []string {
+	ns, _, _ := strings.Cut(name, ":")
+	var out []string
+	for _, n := range names {
+		if strings.HasPrefix(n, ns+":") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// markerName is the part of a marker line before its arguments.
+func markerName(text string) string {
+	name := strings.TrimPrefix(text, "+")
+	if i := strings.IndexByte(name, '='); i >= 0 {
+		name = name[:i]
+	}
+	return name
+}
+
+func argumentHint(def *markers.Definition, err error) string {
+	msg := err.Error()
+	const unknown = "unknown argument \""
+	if i := strings.Index(msg, unknown); i >= 0 {
+		arg := msg[i+len(unknown):]
+		if j := strings.IndexByte(arg, '"'); j >= 0 {
+			arg = arg[:j]
+		}
+		var args []string
+		for a := range def.Fields {
+			if a != "" {
+				args = append(args, a)
+			}
+		}
+		sort.Strings(args)
+		hint := fmt.Sprintf("unknown argument %q of +%s (arguments: %s)", arg, def.Name, strings.Join(args, ", "))
+		if s := closest(arg, args, 1); len(s) > 0 {
+			hint += fmt.Sprintf("; did you mean %s?", s[0])
+		}
+		return hint
+	}
+	return fmt.Sprintf("cannot parse +%s: %s", def.Name, msg)
+}
+
+// checkGates reports gate names the payload manifests do not know.
+func checkGates(in Input, l markerLine, value any, known map[string]bool, problems *diag.List) {
+	var gates []string
+	switch v := value.(type) {
+	case markerdefs.EnableFeatureGate:
+		gates = v
+	case markerdefs.GateAware:
+		c := v.GateCondition()
+		gates = append(append(gates, c.FeatureGate...), c.RequiredFeatureGate...)
+	default:
+		return
+	}
+	for _, g := range gates {
+		if g == markerdefs.Ungated || known[g] {
+			continue
+		}
+		msg := fmt.Sprintf("FeatureGate %q is not listed in the payload FeatureGate manifests (%s), so its content would only ever ship in CustomNoUpgrade", g, in.PayloadDir)
+		if s := closest(g, in.KnownGates, 3); len(s) > 0 {
+			msg += "; closest known gates: " + strings.Join(s, ", ")
+		}
+		problems.Add(diag.Errorf(l.file, l.line, l.text, "%s", msg))
+	}
+}
+
+func definitionNames(reg *markers.Registry) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, d := range reg.AllDefinitions() {
+		if !seen[d.Name] {
+			seen[d.Name] = true
+			out = append(out, d.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
