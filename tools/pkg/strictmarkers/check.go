@@ -25,7 +25,7 @@ var otherGenerators = []string{
 	"kubebuilder:object:generate",
 	"kubebuilder:skip",
 	"kubebuilder:skipclient",
-	"kubebuilder:rbac:groups",
+	"kubebuilder:rbac",
 	"kubebuilder:webhook",
 	"kubebuilder:ac:generate",
 	"kubebuilder:ac:output:package",
