@@ -1,0 +1,50 @@
+package diag
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestListOrderDedupAndErr(t *testing.T) {
+	var l List
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.Add(Errorf("b.go", 3, "+m", "bad"), Warningf("a.go", 9, "", "careful"), Errorf("a.go", 2, "", "first"))
+		}()
+	}
+	wg.Wait()
+	var got []string
+	for _, d := range l.Items() {
+		got = append(got, d.Severity.String()+" "+d.String())
+	}
+	want := []string{"error a.go:2: first", "warning a.go:9: careful", "error b.go:3: +m: bad"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("items = %q, want %q", got, want)
+	}
+	if err := l.Err(); err == nil || err.Error() != "a.go:2: first\nb.go:3: +m: bad" {
+		t.Fatalf("Err = %v", err)
+	}
+	l.Demote()
+	if l.HasErrors() || l.Err() != nil {
+		t.Fatal("Demote left errors")
+	}
+}
+
+func TestAddErrorKeepsPositions(t *testing.T) {
+	var l List
+	l.AddError(errors.Join(Errorf("x.yaml", 4, "spec.foo", "unknown field"), fmt.Errorf("plain failure")))
+	items := l.Items()
+	if len(items) != 2 || items[0].String() != "plain failure" || items[1].String() != "x.yaml:4: spec.foo: unknown field" {
+		t.Fatalf("items = %v", items)
+	}
+	l.AddError(nil)
+	if len(l.Items()) != 2 {
+		t.Fatal("nil error added")
+	}
+}
