@@ -1,0 +1,217 @@
+package manifestmerge
+
+import (
+	"strconv"
+	"strings"
+)
+
+// record is one tuple that has a CRD, or (after collapsing) a set of tuples
+// that share one: the cartesian product of its three sets.
+type record struct {
+	// data identifies the cleaned CRD; equal CRDs have equal ids.
+	data        int
+	versions    []int    // ascending
+	profiles    []int    // indices into ClusterProfiles, ascending
+	featureSets []string // sorted
+}
+
+// outputFile is one file the decision emits.
+type outputFile struct {
+	data int
+	// components are the name components replacing MARKERS.
+	components []string
+	// The annotations the file gets: profile keys, major versions and
+	// feature sets (each empty when the file gets none).
+	profiles    []int
+	versions    []int
+	featureSets []string
+	// keepFeatureGate keeps the release.openshift.io/feature-gate
+	// annotation of the data; otherwise it is removed.
+	keepFeatureGate bool
+}
+
+// decision chooses the fewest files representing every record (SPEC §5.8).
+// allVersions and allFeatureSets are AllV and AllFS; hasFeatureGate reports
+// whether a CRD carries the release.openshift.io/feature-gate annotation.
+func decide(records []record, allVersions []int, allFeatureSets []string, hasFeatureGate func(data int) bool) []outputFile {
+	knownFS := map[string]bool{}
+	knownP := map[int]bool{}
+	knownFSByProfile := map[int]map[string]bool{}
+	for _, r := range records {
+		for _, p := range r.profiles {
+			knownP[p] = true
+			if knownFSByProfile[p] == nil {
+				knownFSByProfile[p] = map[string]bool{}
+			}
+			for _, fs := range r.featureSets {
+				knownFS[fs] = true
+				knownFSByProfile[p][fs] = true
+			}
+		}
+	}
+	knownFSList := sortedKeys(knownFS)
+	knownPList := sortedInts(knownP)
+
+	// Steps 1 to 3: collapse versions, then feature sets, then profiles.
+	groups := collapse(records, func(r record) string { return key(r.data, ints(r.profiles), strings.Join(r.featureSets, ",")) },
+		func(dst *record, src record) { dst.versions = unionInts(dst.versions, src.versions) })
+	groups = collapse(groups, func(r record) string { return key(r.data, ints(r.profiles), ints(r.versions)) },
+		func(dst *record, src record) { dst.featureSets = unionStrings(dst.featureSets, src.featureSets) })
+	groups = collapse(groups, func(r record) string { return key(r.data, strings.Join(r.featureSets, ","), ints(r.versions)) },
+		func(dst *record, src record) { dst.profiles = unionInts(dst.profiles, src.profiles) })
+
+	var out []outputFile
+	for _, g := range groups {
+		// Step 4.1: a version component unless the CRD is the same in
+		// every version.
+		var components []string
+		versions := g.versions
+		if equalInts(versions, allVersions) {
+			versions = nil
+		} else {
+			components = append(components, versionRange(versions))
+		}
+		// Step 4.2.
+		pSame := equalInts(g.profiles, knownPList)
+		fsSame := equalStrings(g.featureSets, knownFSList)
+		if !pSame {
+			fsSame = true
+			for _, p := range g.profiles {
+				if !equalStrings(g.featureSets, sortedKeys(knownFSByProfile[p])) {
+					fsSame = false
+				}
+			}
+		}
+		// Step 4.3: the feature-gate annotation replaces the feature-set
+		// annotation when the CRD is the same in every feature set where
+		// it exists.
+		featureSets := g.featureSets
+		keepFeatureGate := hasFeatureGate(g.data) && fsSame
+		if keepFeatureGate {
+			featureSets = nil
+		}
+		// Step 4.4: listing every feature set says nothing.
+		if equalStrings(featureSets, allFeatureSets) {
+			featureSets = nil
+		}
+		// Step 4.5. Each file's components are computed from the group's
+		// own, never from a sibling's.
+		emit := func(extra []string, profiles []int, fs []string) {
+			out = append(out, outputFile{
+				data:            g.data,
+				components:      append(append([]string(nil), components...), extra...),
+				profiles:        profiles,
+				versions:        versions,
+				featureSets:     fs,
+				keepFeatureGate: keepFeatureGate,
+			})
+		}
+		switch {
+		case fsSame && pSame:
+			emit(nil, g.profiles, featureSets)
+		case fsSame:
+			for _, p := range g.profiles {
+				emit([]string{ClusterProfiles[p].ShortName}, []int{p}, featureSets)
+			}
+		case pSame:
+			for _, fs := range g.featureSets {
+				emit([]string{fs}, g.profiles, []string{fs})
+			}
+		default:
+			for _, p := range g.profiles {
+				for _, fs := range g.featureSets {
+					emit([]string{ClusterProfiles[p].ShortName, fs}, []int{p}, []string{fs})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// collapse merges records with equal keys, in order of first appearance.
+func collapse(in []record, keyOf func(record) string, merge func(dst *record, src record)) []record {
+	index := map[string]int{}
+	var out []record
+	for _, r := range in {
+		k := keyOf(r)
+		if i, ok := index[k]; ok {
+			merge(&out[i], r)
+			continue
+		}
+		index[k] = len(out)
+		out = append(out, r)
+	}
+	return out
+}
+
+func key(data int, parts ...string) string {
+	return strconv.Itoa(data) + "|" + strings.Join(parts, "|")
+}
+
+func ints(vs []int) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = strconv.Itoa(v)
+	}
+	return strings.Join(s, ",")
+}
+
+// versionRange renders ascending versions as "N", "N-M" (consecutive) or
+// "N,M,..." (otherwise).
+func versionRange(vs []int) string {
+	if len(vs) == 1 {
+		return strconv.Itoa(vs[0])
+	}
+	for i := 1; i < len(vs); i++ {
+		if vs[i] != vs[i-1]+1 {
+			return ints(vs)
+		}
+	}
+	return strconv.Itoa(vs[0]) + "-" + strconv.Itoa(vs[len(vs)-1])
+}
+
+func unionInts(a, b []int) []int {
+	set := map[int]bool{}
+	for _, v := range a {
+		set[v] = true
+	}
+	for _, v := range b {
+		set[v] = true
+	}
+	return sortedInts(set)
+}
+
+func unionStrings(a, b []string) []string {
+	set := map[string]bool{}
+	for _, v := range a {
+		set[v] = true
+	}
+	for _, v := range b {
+		set[v] = true
+	}
+	return sortedKeys(set)
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

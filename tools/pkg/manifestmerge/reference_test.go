@@ -1,0 +1,153 @@
+package manifestmerge
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
+)
+
+// referenceDir is the reference implementation's data, shared next to the
+// repository (see /work/shared/reference-data/README.md).
+var referenceDir = filepath.Join("..", "..", "..", "..", "shared", "reference-data")
+
+func requireReference(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(referenceDir); err != nil {
+		t.Skipf("reference data not available at %s: %v", referenceDir, err)
+	}
+}
+
+// referenceFixture copies the reference's partial manifests of the example
+// group into a fresh tree, with a payload directory rendered for the SPEC
+// §7 facts, and returns the tree's base directory.
+func referenceFixture(t *testing.T) string {
+	t.Helper()
+	files := map[string]string{}
+	for _, v := range []string{"v1", "v1alpha1"} {
+		src := filepath.Join(referenceDir, "example-"+v, FeatureGatedDirName)
+		err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(src, p)
+			files["example/"+v+"/"+FeatureGatedDirName+"/"+filepath.ToSlash(rel)] = string(data)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	renderPayloadFiles(files, "payload", examplePayload())
+	return testtree.Write(t, files)
+}
+
+var referenceGroup = fixtureGroup{dir: "example", name: "example.openshift.io", versions: []string{"v1", "v1alpha1"}}
+
+// assertReferenceOutputs compares the output directories of the fixture
+// with the reference's, byte for byte, both ways.
+func assertReferenceOutputs(t *testing.T, base string) {
+	t.Helper()
+	for _, v := range []string{"v1", "v1alpha1"} {
+		got := testtree.Snapshot(t, filepath.Join(base, "example", v, OutputDirName))
+		want := testtree.Snapshot(t, filepath.Join(referenceDir, "example-"+v, OutputDirName))
+		want[DocFileName] = "package example_" + v + "_crdmanifests\n"
+		for _, name := range testtree.Paths(want) {
+			if _, ok := got[name]; !ok {
+				t.Errorf("%s: missing %s", v, name)
+			} else if got[name] != want[name] {
+				t.Errorf("%s: %s differs from the reference:\n%s", v, name, firstDiff(want[name], got[name]))
+			}
+		}
+		for _, name := range testtree.Paths(got) {
+			if _, ok := want[name]; !ok {
+				t.Errorf("%s: unexpected output %s", v, name)
+			}
+		}
+	}
+}
+
+// TestReferenceOutputsByteForByte feeds the reference's partial manifests
+// through the stage with a payload rendered for SPEC §7 and expects the
+// reference's merged manifests exactly.
+func TestReferenceOutputsByteForByte(t *testing.T) {
+	requireReference(t)
+	base := referenceFixture(t)
+	payload := loadPayloadDir(t, filepath.Join(base, "payload"))
+	if len(payload) != 8 {
+		t.Fatalf("fixture payload has %d files, want 2 profiles x 4 feature sets", len(payload))
+	}
+	run := mustRun(t, base, discoveryFor(base, referenceGroup), payload)
+	assertReferenceOutputs(t, base)
+
+	// SPEC §7 in numbers: 7 versions x 2 profiles x 5 feature sets.
+	v1 := run.result.Versions[0].CRDs[0]
+	if v1.Tuples != 70 || v1.TuplesWithData != 70 || v1.InputSets != 3 || v1.Applies != 3 {
+		t.Errorf("v1 counters = %+v; want 70 tuples with data, 3 input sets, 3 applies", *v1)
+	}
+	v1alpha1 := run.result.Versions[1].CRDs[0]
+	if v1alpha1.Tuples != 70 || v1alpha1.TuplesWithData != 42 || v1alpha1.InputSets != 1 || v1alpha1.Applies != 1 {
+		t.Errorf("v1alpha1 counters = %+v; want 42 tuples with data (TP, DP, Custom), 1 input set, 1 apply", *v1alpha1)
+	}
+	if run.problems.Items() != nil {
+		t.Errorf("unexpected diagnostics:\n%s", run.diagnostics())
+	}
+}
+
+// TestReferencePayloadDirectory reads the reference's real payload
+// directory (a large registry where Example and Example2 are on as SPEC §7
+// says) and expects the same outputs.
+func TestReferencePayloadDirectory(t *testing.T) {
+	requireReference(t)
+	base := referenceFixture(t)
+	payload := loadPayloadDir(t, filepath.Join(referenceDir, "payload-featuregates"))
+	mustRun(t, base, discoveryFor(base, referenceGroup), payload)
+	assertReferenceOutputs(t, base)
+}
+
+// TestReferenceVerifyIsClean runs the stage a second time over its own
+// outputs: the tree must hold no change, so --verify passes.
+func TestReferenceVerifyIsClean(t *testing.T) {
+	requireReference(t)
+	base := referenceFixture(t)
+	disc := discoveryFor(base, referenceGroup)
+	mustRun(t, base, disc, examplePayload())
+	tr := tree.New()
+	problems := &diag.List{}
+	if _, err := Run(Input{Discovery: disc, Tree: tr, Problems: problems, FeatureGates: examplePayload()}); err != nil || problems.HasErrors() {
+		t.Fatalf("second run: %v %v", err, problems.Err())
+	}
+	changes, _, err := tr.Changes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) != 0 {
+		t.Errorf("second run changes the tree:\n%v", changes)
+	}
+}
+
+func firstDiff(want, got string) string {
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return "line " + strconv.Itoa(i+1) + ":\n  want: " + w + "\n  got:  " + g
+		}
+	}
+	return "(lengths differ)"
+}

@@ -1,0 +1,447 @@
+package manifestmerge
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
+)
+
+// Input is what the stage needs.
+type Input struct {
+	// Discovery lists the API group-versions to process. Groups whose
+	// .codegen.yaml disables manifestMerge are skipped.
+	Discovery *discovery.Result
+	// Tree is read for the partial manifests and overrides (including files
+	// earlier stages wrote in the same run) and receives the outputs.
+	Tree *tree.Tree
+	// Problems receives every problem found in the inputs. When nil, Run
+	// returns the errors it would have recorded as its error.
+	Problems *diag.List
+	// FeatureGates are the payload FeatureGate manifests (SPEC §2.5).
+	FeatureGates []FeatureGateFile
+	// FeatureGateDir names the payload directory in messages. Optional: by
+	// default the directory of the first FeatureGate file.
+	FeatureGateDir string
+}
+
+// Result says what the stage did, for progress output.
+type Result struct {
+	// Versions are the processed version directories, in discovery order.
+	// Version directories without a featuregated directory are absent.
+	Versions []*VersionResult
+}
+
+// VersionResult is the work done for one version directory.
+type VersionResult struct {
+	// Group is the API group name, Dir the absolute version directory.
+	Group, Dir string
+	// CRDs are the CRDs of the featuregated directory, sorted by name.
+	CRDs []*CRDResult
+	// Written lists the absolute paths written through the tree (outputs
+	// and doc.go), whether or not their content changed.
+	Written []string
+	// Removed lists the absolute paths of stale outputs removed.
+	Removed []string
+	// Failed is set when an input of the directory had an error; nothing
+	// was then written or removed there.
+	Failed bool
+}
+
+// CRDResult is the work done for one CRD.
+type CRDResult struct {
+	Name string
+	// Manifests counts the generated manifests and overrides read.
+	Manifests int
+	// Tuples counts the tuples considered, TuplesWithData those that
+	// selected at least one generated manifest.
+	Tuples, TuplesWithData int
+	// InputSets counts the distinct ordered sets of pertinent manifests:
+	// each was merged once, however many tuples selected it.
+	InputSets int
+	// Applies counts the manifests applied to compute those sets; prefixes
+	// shared between sets are applied once.
+	Applies int
+	// Files are the base names of the CRD's output files.
+	Files []string
+}
+
+// Totals sums the counters of a Result.
+type Totals struct {
+	VersionDirs, CRDs, Tuples, TuplesWithData, InputSets, Applies, Files, Removed int
+}
+
+// Totals sums the counters of every CRD and version directory.
+func (r *Result) Totals() Totals {
+	var t Totals
+	for _, v := range r.Versions {
+		t.VersionDirs++
+		t.Removed += len(v.Removed)
+		for _, c := range v.CRDs {
+			t.CRDs++
+			t.Tuples += c.Tuples
+			t.TuplesWithData += c.TuplesWithData
+			t.InputSets += c.InputSets
+			t.Applies += c.Applies
+			t.Files += len(c.Files)
+		}
+	}
+	return t
+}
+
+// Run executes the crd-manifest-merge stage: for every selected version
+// directory with a featuregated directory, it merges each CRD's pertinent
+// manifests for every tuple, writes the fewest files representing all
+// tuples plus doc.go into zz_generated.crd-manifests/, and removes stale
+// entries there. Problems in the inputs go to in.Problems; the error
+// result is for problems that stop the whole stage (no versioned payload
+// FeatureGate manifest, an unusable CRD schema).
+func Run(in Input) (*Result, error) {
+	if in.Discovery == nil || in.Tree == nil {
+		return nil, errors.New("manifestmerge: Input.Discovery and Input.Tree are required")
+	}
+	problems := in.Problems
+	if problems == nil {
+		problems = &diag.List{}
+	}
+	crdType, err := pipelineCRDType()
+	if err != nil {
+		return nil, err
+	}
+	dir := in.FeatureGateDir
+	if dir == "" {
+		dir = payloadDir(in.FeatureGates)
+	}
+	pl, err := readPayload(in.FeatureGates, dir, problems)
+	if err != nil {
+		return nil, err
+	}
+	reader := &inputReader{tree: in.Tree, base: in.Discovery.BaseDir, crdType: crdType, problems: problems}
+
+	res := &Result{}
+	var jobs []*crdJob
+	var dirs []*versionJob
+	for _, g := range in.Discovery.Groups {
+		if g.Config.ManifestMerge.Disabled {
+			continue
+		}
+		for _, v := range g.Versions {
+			if !isDirectory(in.Tree, filepath.Join(v.Dir, FeatureGatedDirName), reader) {
+				continue
+			}
+			crds, ok := reader.readVersionDir(v.Dir)
+			vj := &versionJob{group: g, version: v, result: &VersionResult{Group: g.Name, Dir: v.Dir, Failed: !ok}}
+			for _, c := range crds {
+				j := &crdJob{inputs: c, result: &CRDResult{Name: c.name, Manifests: len(c.generated) + len(c.overrides)}}
+				vj.crds = append(vj.crds, j)
+				jobs = append(jobs, j)
+			}
+			dirs = append(dirs, vj)
+			res.Versions = append(res.Versions, vj.result)
+		}
+	}
+
+	runJobs(jobs, func(j *crdJob) { j.run(crdType, pl, reader) })
+
+	for _, vj := range dirs {
+		vj.write(in.Tree, reader)
+	}
+	if in.Problems == nil {
+		return res, problems.Err()
+	}
+	return res, nil
+}
+
+// isDirectory reports whether p is a directory; a file there is an error.
+func isDirectory(t *tree.Tree, p string, r *inputReader) bool {
+	isDir, isFile := t.Stat(p)
+	if isFile {
+		r.problems.Add(diag.Errorf(r.rel(p), 0, "", "is a file; expected a directory of CRD directories"))
+	}
+	return isDir
+}
+
+// runJobs runs fn for every job on up to GOMAXPROCS goroutines.
+func runJobs(jobs []*crdJob, fn func(*crdJob)) {
+	workers := min(runtime.GOMAXPROCS(0), len(jobs))
+	next := make(chan *crdJob)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				fn(j)
+			}
+		}()
+	}
+	for _, j := range jobs {
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+}
+
+// versionJob is the work for one version directory.
+type versionJob struct {
+	group   *discovery.Group
+	version *discovery.Version
+	crds    []*crdJob
+	result  *VersionResult
+}
+
+// output is one file to write.
+type output struct {
+	name string
+	data []byte
+}
+
+// crdJob is the work for one CRD.
+type crdJob struct {
+	inputs  *crdInputs
+	result  *CRDResult
+	outputs []output
+	failed  bool
+}
+
+// mergedSet is the outcome of merging one distinct ordered set of
+// manifests.
+type mergedSet struct {
+	data    int
+	pattern filePattern
+	named   bool // pattern is valid
+	failed  bool
+}
+
+// run merges the CRD for every tuple and decides its files.
+func (j *crdJob) run(crdType typed.ParseableType, pl *payload, r *inputReader) {
+	c := j.inputs
+	crdDir := r.rel(c.dir)
+	if len(c.generated) == 0 {
+		return
+	}
+	m, err := newMerger(crdType)
+	if err != nil {
+		r.problems.AddError(err)
+		j.failed = true
+		return
+	}
+	all := append(append([]*partialManifest(nil), c.generated...), c.overrides...)
+	sets := map[string]*mergedSet{}
+	dataIDs := map[string]int{}
+	var datas []map[string]any
+	var records []record
+	var first *mergedSet
+	var overridesOnly []tuple
+	for _, t := range pl.tuples {
+		j.result.Tuples++
+		var seq []int
+		for i, pm := range c.generated {
+			if pm.pertinent(t) {
+				seq = append(seq, i)
+			}
+		}
+		nGenerated := len(seq)
+		for i, pm := range c.overrides {
+			if pm.pertinent(t) {
+				seq = append(seq, len(c.generated)+i)
+			}
+		}
+		if nGenerated == 0 {
+			if len(seq) > 0 {
+				overridesOnly = append(overridesOnly, t)
+			}
+			continue
+		}
+		j.result.TuplesWithData++
+		k := sequenceKey(seq, len(seq))
+		s := sets[k]
+		if s == nil {
+			s = &mergedSet{}
+			sets[k] = s
+			value, err := m.merge(all, seq)
+			if err != nil {
+				r.problems.AddError(err)
+				s.failed = true
+			} else {
+				obj, _ := deepCopy(value.AsValue().Unstructured()).(map[string]any)
+				s.pattern, s.named = patternOf(obj)
+				cleanUp(obj)
+				canonical, err := json.Marshal(obj)
+				if err != nil {
+					r.problems.Add(diag.Errorf(crdDir, 0, "", "cannot encode the merged CRD: %v", err))
+					s.failed = true
+				} else {
+					id, seen := dataIDs[string(canonical)]
+					if !seen {
+						id = len(datas)
+						dataIDs[string(canonical)] = id
+						datas = append(datas, obj)
+					}
+					s.data = id
+				}
+			}
+		}
+		if s.failed {
+			j.failed = true
+			continue
+		}
+		if first == nil {
+			first = s
+		}
+		records = append(records, record{data: s.data, versions: []int{t.version}, profiles: []int{t.profile}, featureSets: []string{t.featureSet}})
+	}
+	j.result.InputSets = len(sets)
+	j.result.Applies = m.applies
+	if len(overridesOnly) > 0 && len(c.overrides) > 0 {
+		r.problems.Add(diag.Warningf(r.rel(c.overridesDir), 0, "",
+			"manual overrides apply to %d tuple(s) where no generated manifest does (first: %s); no CRD is produced for them", len(overridesOnly), overridesOnly[0]))
+	}
+	if j.failed || first == nil {
+		return
+	}
+	if !first.named {
+		r.problems.Add(diag.Errorf(crdDir, 0, "spec.names.plural", "the merged CRD has no plural name, so its output file cannot be named"))
+		j.failed = true
+		return
+	}
+	files := decide(records, pl.versions, pl.featureSets, func(id int) bool {
+		_, ok := annotationsOf(datas[id])[manifest.FeatureGatePassThrough]
+		return ok
+	})
+	for _, f := range files {
+		obj, _ := deepCopy(datas[f.data]).(map[string]any)
+		annotate(obj, f)
+		data, err := manifest.Marshal(obj)
+		if err != nil {
+			r.problems.Add(diag.Errorf(crdDir, 0, "", "cannot serialise the merged CRD: %v", err))
+			j.failed = true
+			return
+		}
+		name := first.pattern.name(f.components)
+		j.outputs = append(j.outputs, output{name: name, data: data})
+		j.result.Files = append(j.result.Files, name)
+	}
+}
+
+// annotate gives an output its profile, version and feature-set
+// annotations (SPEC §5.8 step 5) and drops the feature-gate annotation
+// unless the decision kept it.
+func annotate(obj map[string]any, f outputFile) {
+	meta, _ := obj["metadata"].(map[string]any)
+	if meta == nil {
+		meta = map[string]any{}
+		obj["metadata"] = meta
+	}
+	ann, _ := meta["annotations"].(map[string]any)
+	if ann == nil {
+		ann = map[string]any{}
+	}
+	if !f.keepFeatureGate {
+		delete(ann, manifest.FeatureGatePassThrough)
+	}
+	for _, p := range f.profiles {
+		ann[ClusterProfiles[p].Annotation] = "true"
+	}
+	if len(f.versions) > 0 {
+		ann[manifest.MajorVersionAnnotation] = ints(f.versions)
+	}
+	if len(f.featureSets) > 0 {
+		ann[manifest.FeatureSetAnnotation] = strings.Join(f.featureSets, ",")
+	}
+	if len(ann) > 0 {
+		meta["annotations"] = ann
+	}
+}
+
+// write records the outputs and doc.go of a version directory in the tree
+// and removes stale entries of its output directory (SPEC §5.10, §5.11).
+func (vj *versionJob) write(t *tree.Tree, r *inputReader) {
+	res := vj.result
+	outDir := filepath.Join(vj.version.Dir, OutputDirName)
+	expected := map[string]string{DocFileName: "(doc.go)"}
+	var outputs []output
+	for _, j := range vj.crds {
+		res.CRDs = append(res.CRDs, j.result)
+		if j.failed {
+			res.Failed = true
+			continue
+		}
+		for _, o := range j.outputs {
+			if other, dup := expected[o.name]; dup {
+				r.problems.Add(diag.Errorf(r.rel(filepath.Join(outDir, o.name)), 0, "", "would be written for both %s and %s", other, j.inputs.name))
+				res.Failed = true
+				continue
+			}
+			expected[o.name] = j.inputs.name
+			outputs = append(outputs, o)
+		}
+	}
+	pkg, err := packageName(filepath.Base(vj.group.Dir), filepath.Base(vj.version.Dir))
+	if err != nil {
+		r.problems.Add(diag.Errorf(r.rel(vj.version.Dir), 0, "", "%v", err))
+		res.Failed = true
+	}
+	if _, isFile := t.Stat(outDir); isFile {
+		r.problems.Add(diag.Errorf(r.rel(outDir), 0, "", "is a file; expected the output directory"))
+		res.Failed = true
+	}
+	if res.Failed {
+		return
+	}
+	for _, o := range outputs {
+		p := filepath.Join(outDir, o.name)
+		t.WriteFile(p, o.data)
+		res.Written = append(res.Written, p)
+	}
+	docPath := filepath.Join(outDir, DocFileName)
+	t.WriteFile(docPath, []byte("package "+pkg+"\n"))
+	res.Written = append(res.Written, docPath)
+
+	entries, err := t.ReadDir(outDir)
+	if err != nil {
+		r.problems.Add(diag.Errorf(r.rel(outDir), 0, "", "cannot list directory: %v", err))
+		return
+	}
+	for _, e := range entries {
+		p := filepath.Join(outDir, e.Name)
+		if e.IsDir {
+			r.problems.Add(diag.Errorf(r.rel(p), 0, "", "unexpected directory in the output directory; remove it"))
+			continue
+		}
+		if _, ok := expected[e.Name]; !ok {
+			t.Remove(p)
+			res.Removed = append(res.Removed, p)
+		}
+	}
+}
+
+// packageName is the Go package name of an output directory: group and
+// version directory names with every character not allowed in a Go
+// identifier (typically '-' and '.') replaced by '_'.
+func packageName(groupDir, versionDir string) (string, error) {
+	var b strings.Builder
+	for _, r := range groupDir + "_" + versionDir + "_crdmanifests" {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	name := b.String()
+	if name[0] >= '0' && name[0] <= '9' {
+		return "", fmt.Errorf("group directory %q starts with a digit, so %s/doc.go cannot be given a Go package name", groupDir, OutputDirName)
+	}
+	return name, nil
+}
