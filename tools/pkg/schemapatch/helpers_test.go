@@ -1,0 +1,215 @@
+package schemapatch
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
+)
+
+// fixtureImportPrefix stands, in fixture Go sources, for the import path of
+// the directory the fixture is copied to (which is only known at run time).
+const fixtureImportPrefix = `"FIXTURE/`
+
+// prepare copies testdata/fixtures/<name> into a fresh testdata/run-*/
+// directory and rewrites the fixture import prefix in its Go files.
+func prepare(t testing.TB, name string) string {
+	t.Helper()
+	dir := testtree.Copy(t, filepath.Join("testdata", "fixtures", name))
+	rewriteImports(t, dir)
+	return dir
+}
+
+// write creates a tree from files (see testtree.Write) and rewrites the
+// fixture import prefix in its Go files.
+func write(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := testtree.Write(t, files)
+	rewriteImports(t, dir)
+	return dir
+}
+
+func rewriteImports(t testing.TB, dir string) {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(wd, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefix := `"github.com/gatedcrd/gatedcrd/tools/pkg/schemapatch/` + filepath.ToSlash(rel) + `/`
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(p, []byte(strings.ReplaceAll(string(data), fixtureImportPrefix, prefix)), 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// loaded is a discovered and loaded tree, ready for Run.
+type loaded struct {
+	base      string
+	discovery *discovery.Result
+	universe  *goload.Universe
+}
+
+func load(t testing.TB, base string) *loaded {
+	t.Helper()
+	res, problems, err := discovery.Discover(base, nil)
+	if err != nil {
+		t.Fatalf("discovery: %v", err)
+	}
+	if problems.HasErrors() {
+		t.Fatalf("discovery problems: %v", problems.Err())
+	}
+	var paths []string
+	for _, v := range res.Versions() {
+		paths = append(paths, v.ImportPath)
+	}
+	u, err := goload.Load(res.ModuleDir, paths)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	return &loaded{base: base, discovery: res, universe: u}
+}
+
+// runStage runs the stage on a fresh Tree.
+func (l *loaded) run(t testing.TB) (*Result, *diag.List, *tree.Tree) {
+	t.Helper()
+	tr := tree.New()
+	list := &diag.List{}
+	res, err := Run(Input{Discovery: l.discovery, Universe: l.universe, Tree: tr, Problems: list})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return res, list, tr
+}
+
+// mustRun runs the stage and fails on any reported error.
+func (l *loaded) mustRun(t testing.TB) (*Result, *tree.Tree) {
+	t.Helper()
+	res, list, tr := l.run(t)
+	if list.HasErrors() {
+		t.Fatalf("unexpected problems:\n%v", list.Err())
+	}
+	return res, tr
+}
+
+// yamlFiles returns every .yaml file below dir as the Tree sees it, by
+// slash-separated path relative to dir.
+func yamlFiles(t testing.TB, tr *tree.Tree, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	var walk func(string)
+	walk = func(d string) {
+		entries, err := tr.ReadDir(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			p := filepath.Join(d, e.Name)
+			if e.IsDir {
+				walk(p)
+				continue
+			}
+			if !strings.HasSuffix(e.Name, ".yaml") {
+				continue
+			}
+			data, err := tr.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, _ := filepath.Rel(dir, p)
+			out[filepath.ToSlash(rel)] = string(data)
+		}
+	}
+	walk(dir)
+	return out
+}
+
+// goldenYAML compares every .yaml file below base (as the Tree sees it)
+// with testdata/golden/<name>/, both ways, or rewrites the golden directory
+// with -update.
+func goldenYAML(t *testing.T, tr *tree.Tree, base, name string) {
+	t.Helper()
+	got := yamlFiles(t, tr, base)
+	goldenDir := filepath.Join("testdata", "golden", name)
+	if *testtree.Update {
+		_ = os.RemoveAll(goldenDir)
+	}
+	for _, rel := range sortedKeys(got) {
+		testtree.Golden(t, filepath.Join(goldenDir, filepath.FromSlash(rel)), []byte(got[rel]))
+	}
+	if *testtree.Update {
+		return
+	}
+	want := testtree.Snapshot(t, goldenDir)
+	for _, rel := range testtree.Paths(want) {
+		if _, ok := got[rel]; !ok {
+			t.Errorf("golden file %s has no counterpart in the output", rel)
+		}
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// problemStrings renders the diagnostics of list, one string each.
+func problemStrings(list *diag.List) []string {
+	var out []string
+	for _, d := range list.Items() {
+		out = append(out, d.Severity.String()+": "+d.String())
+	}
+	return out
+}
+
+// partialManifest renders a partial manifest as stage 1 writes it (no
+// schema) for the given gates ("" for the ungated one).
+func partialManifest(group, plural, kind, version string, gates ...string) string {
+	annotations := map[string]any{}
+	for _, g := range gates {
+		annotations[manifest.FeatureGateAnnotationPrefix+g] = "true"
+	}
+	obj := map[string]any{
+		"apiVersion": "apiextensions.k8s.io/v1",
+		"kind":       "CustomResourceDefinition",
+		"metadata":   map[string]any{"name": plural + "." + group, "annotations": annotations},
+		"spec": map[string]any{
+			"group": group,
+			"names": map[string]any{
+				"kind": kind, "listKind": kind + "List", "plural": plural, "singular": strings.ToLower(kind),
+			},
+			"scope":    "Cluster",
+			"versions": []any{map[string]any{"name": version, "served": true, "storage": true}},
+		},
+	}
+	data, err := manifest.Marshal(obj)
+	if err != nil {
+		panic(err)
+	}
+	return string(data)
+}

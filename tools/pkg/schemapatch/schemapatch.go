@@ -1,0 +1,423 @@
+package schemapatch
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/controller-tools/pkg/loader"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/markerdefs"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
+)
+
+// Input is what stage 2 works from: the group-versions of the run, the Go
+// packages loaded once for the whole run, the file tree (holding what stage
+// 1 wrote in the same run), and the list problems go to.
+type Input struct {
+	Discovery *discovery.Result
+	Universe  *goload.Universe
+	Tree      *tree.Tree
+	// Problems receives every problem found in the input. When nil, Run
+	// uses a list of its own and returns its errors.
+	Problems *diag.List
+}
+
+// Result says what a run did, for progress reporting.
+type Result struct {
+	// Manifests is the number of CRD manifests processed.
+	Manifests int
+	// Updated is the number of manifests whose bytes changed; their new
+	// content is in the Tree.
+	Updated int
+	// Unmatched is the number of processed manifests whose group and kind
+	// name no Go kind (typically manual overrides). They are only
+	// re-serialised.
+	Unmatched int
+	// GateSets is the number of distinct active gate sets schemas were
+	// generated for: one controller-tools parser each.
+	GateSets int
+	// Schemas is the number of schemas generated: one per kind type and
+	// gate set, shared by the manifests that need the same one.
+	Schemas int
+	// Timing is the time spent in each phase.
+	Timing Timing
+}
+
+// Timing is the wall-clock time of each phase of a run.
+type Timing struct {
+	// Select covers walking the version directories and parsing manifests.
+	Select time.Duration
+	// Generate covers building schemas, over every gate set.
+	Generate time.Duration
+	// Write covers applying schemas and serialising manifests.
+	Write time.Duration
+}
+
+// Annotation value marking stage 3 output.
+const mergedValue = "true"
+
+// crdManifest is one processed CRD manifest.
+type crdManifest struct {
+	path string
+	data []byte
+	obj  map[string]any
+	// gates is the active gate set (SPEC 4.2).
+	gates markerdefs.GateSet
+	// apiGroup and kind are spec.group and spec.names.kind ("" if absent).
+	apiGroup, kind string
+	// versions are the names in spec.versions, in order.
+	versions []string
+	// pkgs are the loaded packages of every selected version of the
+	// manifest's API group.
+	pkgs []*loader.Package
+	// broken is set when the manifest cannot be processed; it is left as is.
+	broken bool
+	// gen is the generation that produced schemas, or nil.
+	gen *generation
+	// schemas maps version names to the schema to write.
+	schemas map[string]map[string]any
+}
+
+// Run fills spec.versions[*].schema.openAPIV3Schema of every CRD manifest of
+// the selected group-versions (SPEC §4), writing changed manifests into the
+// Tree. Problems with the input are added to in.Problems; a manifest whose
+// schema generation reported an error is left untouched. Run returns an
+// error only when it cannot run at all, or, when in.Problems is nil, for the
+// errors found.
+func Run(in Input) (*Result, error) {
+	if in.Discovery == nil || in.Universe == nil || in.Tree == nil {
+		return nil, errors.New("schemapatch: Discovery, Universe and Tree are required")
+	}
+	list := in.Problems
+	if list == nil {
+		list = &diag.List{}
+	}
+	s := &stage{
+		in:   in,
+		sink: &problemSink{list: list, base: in.Discovery.BaseDir},
+		res:  &Result{},
+	}
+	s.run()
+	if in.Problems == nil {
+		return s.res, list.Err()
+	}
+	return s.res, nil
+}
+
+type stage struct {
+	in        Input
+	sink      *problemSink
+	res       *Result
+	manifests []*crdManifest
+}
+
+func (s *stage) run() {
+	t0 := time.Now()
+	s.selectManifests()
+	t1 := time.Now()
+	gens := s.generate()
+	t2 := time.Now()
+	s.write(gens)
+	t3 := time.Now()
+	s.res.Timing = Timing{Select: t1.Sub(t0), Generate: t2.Sub(t1), Write: t3.Sub(t2)}
+}
+
+// selectManifests finds the manifests to process (SPEC 4.1): every .yaml
+// file below each selected version directory of a group whose stage 2 is
+// enabled, that is an apiextensions.k8s.io/v1 CustomResourceDefinition and
+// not stage 3 output.
+func (s *stage) selectManifests() {
+	seen := map[string]bool{}
+	for _, g := range s.in.Discovery.Groups {
+		if g.Config.SchemaPatch.Disabled {
+			continue
+		}
+		var pkgs []*loader.Package
+		for _, v := range g.Versions {
+			pkg := s.in.Universe.Package(v.ImportPath)
+			if pkg == nil {
+				s.sink.add(diag.Errorf(s.sink.rel(v.Dir), 0, v.ImportPath, "package was not loaded, so no schema can be generated from it"))
+				continue
+			}
+			pkgs = append(pkgs, pkg)
+		}
+		for _, v := range g.Versions {
+			s.walk(v.Dir, func(path string) {
+				if seen[path] {
+					return
+				}
+				seen[path] = true
+				if m := s.readManifest(path); m != nil {
+					m.pkgs = pkgs
+					s.manifests = append(s.manifests, m)
+				}
+			})
+		}
+	}
+	sort.SliceStable(s.manifests, func(i, j int) bool { return s.manifests[i].path < s.manifests[j].path })
+	s.res.Manifests = len(s.manifests)
+}
+
+// walk calls fn for every .yaml file below dir, in byte order of the path
+// elements, reading the directories through the Tree.
+func (s *stage) walk(dir string, fn func(path string)) {
+	entries, err := s.in.Tree.ReadDir(dir)
+	if err != nil {
+		s.sink.add(diag.Errorf(s.sink.rel(dir), 0, "", "cannot list directory: %v", err))
+		return
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name)
+		if e.IsDir {
+			s.walk(p, fn)
+			continue
+		}
+		if filepath.Ext(e.Name) == ".yaml" {
+			fn(p)
+		}
+	}
+}
+
+// readManifest reads path and returns it when it is a CRD manifest stage 2
+// processes, or nil.
+func (s *stage) readManifest(path string) *crdManifest {
+	rel := s.sink.rel(path)
+	data, err := s.in.Tree.ReadFile(path)
+	if err != nil {
+		s.sink.add(diag.Errorf(rel, 0, "", "cannot read: %v", err))
+		return nil
+	}
+	obj, err := manifest.Parse(data)
+	if err != nil {
+		s.sink.add(diag.Warningf(rel, 0, "", "not a YAML object, so not a CRD manifest; skipped: %v", err))
+		return nil
+	}
+	if obj == nil || obj["apiVersion"] != "apiextensions.k8s.io/v1" || obj["kind"] != "CustomResourceDefinition" {
+		return nil
+	}
+	m := &crdManifest{path: path, data: data, obj: obj, gates: markerdefs.GateSet{}}
+	meta, ok := optionalMap(obj, "metadata")
+	if !ok {
+		s.sink.add(diag.Errorf(rel, 0, "metadata", "must be a mapping"))
+		return nil
+	}
+	annotations, ok := optionalMap(meta, "annotations")
+	if !ok {
+		s.sink.add(diag.Errorf(rel, 0, "metadata.annotations", "must be a mapping"))
+		return nil
+	}
+	if annotations[manifest.MergedAnnotation] == mergedValue {
+		return nil
+	}
+	if v, ok := annotations[manifest.FeatureSetAnnotation]; ok {
+		s.sink.add(diag.Errorf(rel, 0, manifest.FeatureSetAnnotation+": "+fmt.Sprint(v),
+			"legacy FeatureSet mode is not supported: stage 2 generates schemas for the gates named by %s<Gate> annotations; remove this annotation", manifest.FeatureGateAnnotationPrefix))
+		return nil
+	}
+	for key := range annotations {
+		if gate, ok := strings.CutPrefix(key, manifest.FeatureGateAnnotationPrefix); ok {
+			m.gates[gate] = true
+		}
+	}
+	spec, ok := optionalMap(obj, "spec")
+	if !ok {
+		s.sink.add(diag.Errorf(rel, 0, "spec", "must be a mapping"))
+		return nil
+	}
+	names, ok := optionalMap(spec, "names")
+	if !ok {
+		s.sink.add(diag.Errorf(rel, 0, "spec.names", "must be a mapping"))
+		return nil
+	}
+	m.apiGroup, _ = spec["group"].(string)
+	m.kind, _ = names["kind"].(string)
+	if raw, present := spec["versions"]; present && raw != nil {
+		list, ok := raw.([]any)
+		if !ok {
+			s.sink.add(diag.Errorf(rel, 0, "spec.versions", "must be a list"))
+			return nil
+		}
+		for i, item := range list {
+			entry, ok := item.(map[string]any)
+			if !ok {
+				s.sink.add(diag.Errorf(rel, 0, fmt.Sprintf("spec.versions[%d]", i), "must be a mapping"))
+				return nil
+			}
+			name, ok := entry["name"].(string)
+			if !ok || name == "" {
+				s.sink.add(diag.Errorf(rel, 0, fmt.Sprintf("spec.versions[%d].name", i), "must be a non-empty string"))
+				return nil
+			}
+			m.versions = append(m.versions, name)
+		}
+	}
+	return m
+}
+
+// optionalMap returns obj[key] as a mapping; an absent or null value is an
+// empty mapping. ok is false when the value is of another kind.
+func optionalMap(obj map[string]any, key string) (map[string]any, bool) {
+	raw, present := obj[key]
+	if !present || raw == nil {
+		return map[string]any{}, true
+	}
+	m, ok := raw.(map[string]any)
+	return m, ok
+}
+
+// gateSetKey identifies a gate set; unlike GateSet.Key it tells the empty
+// set (a manifest without gate annotations) from {""} (the ungated one).
+func gateSetKey(s markerdefs.GateSet) string {
+	return fmt.Sprintf("%d:%s", len(s), strings.Join(s.Sorted(), "+"))
+}
+
+// generate builds the schemas every manifest needs, one generation per
+// distinct gate set, one generation at a time.
+func (s *stage) generate() []*generation {
+	univ := newUniverse(s.in.Universe, s.sink)
+	byKey := map[string][]*crdManifest{}
+	for _, m := range s.manifests {
+		k := gateSetKey(m.gates)
+		byKey[k] = append(byKey[k], m)
+	}
+	keys := make([]string, 0, len(byKey))
+	for k := range byKey {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+
+	var gens []*generation
+	for _, k := range keys {
+		var gen *generation
+		for _, m := range byKey[k] {
+			if m.apiGroup == "" || m.kind == "" || len(m.versions) == 0 {
+				continue
+			}
+			if gen == nil {
+				gen = newGeneration(univ, m.gates)
+				gens = append(gens, gen)
+			}
+			s.match(gen, m)
+		}
+	}
+
+	seen := map[*loader.Package]bool{}
+	var indexed []*loader.Package
+	for _, g := range gens {
+		for _, p := range g.indexed {
+			if !seen[p] {
+				seen[p] = true
+				indexed = append(indexed, p)
+			}
+		}
+		s.res.Schemas += g.generated
+	}
+	sort.SliceStable(indexed, func(i, j int) bool { return indexed[i].PkgPath < indexed[j].PkgPath })
+	s.sink.loaderErrors(indexed)
+	s.res.GateSets = len(gens)
+	return gens
+}
+
+// match finds the Go kind of m for each listed version and generates its
+// schema in gen.
+func (s *stage) match(gen *generation, m *crdManifest) {
+	byVersion := gen.kindTypes(m.pkgs, m.apiGroup, m.kind)
+	for _, v := range m.versions {
+		ids := byVersion[v]
+		if len(ids) == 0 {
+			continue
+		}
+		if len(ids) > 1 {
+			var where []string
+			for _, id := range ids {
+				where = append(where, id.Package.PkgPath)
+			}
+			s.sink.add(diag.Errorf(s.sink.rel(m.path), 0, "spec.versions "+v,
+				"kind %s of group %s is defined by more than one package for this version (%s)", m.kind, m.apiGroup, strings.Join(where, ", ")))
+			m.broken = true
+			return
+		}
+		ks := gen.schemaFor(ids[0])
+		if ks == nil {
+			m.broken = true
+			return
+		}
+		if m.schemas == nil {
+			m.schemas = map[string]map[string]any{}
+		}
+		m.schemas[v] = ks.schema
+	}
+	m.gen = gen
+}
+
+// write applies the schemas (SPEC 4.4) and records every manifest whose
+// bytes change in the Tree.
+func (s *stage) write(gens []*generation) {
+	for _, m := range s.manifests {
+		if m.broken {
+			continue
+		}
+		if len(m.schemas) == 0 {
+			s.res.Unmatched++
+		} else {
+			if m.gen.failed() {
+				continue
+			}
+			if err := setSchemas(m.obj, m.schemas); err != nil {
+				s.sink.add(diag.Errorf(s.sink.rel(m.path), 0, "spec", "%v", err))
+				continue
+			}
+		}
+		out, err := manifest.Marshal(m.obj)
+		if err != nil {
+			s.sink.add(diag.Errorf(s.sink.rel(m.path), 0, "", "cannot serialise: %v", err))
+			continue
+		}
+		if !bytes.Equal(out, m.data) {
+			s.in.Tree.WriteFile(m.path, out)
+			s.res.Updated++
+		}
+	}
+}
+
+// setSchemas writes schemas (by version name) into a CRD manifest: versions
+// with a schema get it as schema.openAPIV3Schema, the others lose their
+// schema, and the legacy spec.validation goes.
+func setSchemas(obj map[string]any, schemas map[string]map[string]any) error {
+	spec, ok := obj["spec"].(map[string]any)
+	if !ok {
+		return errors.New("must be a mapping")
+	}
+	delete(spec, "validation")
+	versions, _ := spec["versions"].([]any)
+	for _, item := range versions {
+		entry, ok := item.(map[string]any)
+		if !ok {
+			return errors.New("spec.versions entries must be mappings")
+		}
+		name, _ := entry["name"].(string)
+		schema, ok := schemas[name]
+		if !ok {
+			delete(entry, "schema")
+			continue
+		}
+		entry["schema"] = map[string]any{"openAPIV3Schema": schema}
+	}
+	return nil
+}
+
+// schemaToMap converts a schema to the generic form manifests are
+// serialised from.
+func schemaToMap(schema *apiextensionsv1.JSONSchemaProps) (map[string]any, error) {
+	return manifest.ToMap(schema)
+}
