@@ -21,9 +21,9 @@ import (
 // silently ignores values whose method set does not match, hence the
 // compile-time assertions.
 var (
-	_ crd.SchemaMarker                = boundEnum{}
-	_ crd.SchemaMarker                = boundMaxItems{}
-	_ crd.SchemaMarker                = boundXValidation{}
+	_ crd.SchemaMarker               = boundEnum{}
+	_ crd.SchemaMarker               = boundMaxItems{}
+	_ crd.SchemaMarker               = boundXValidation{}
 	_ crdmarkers.ApplyPriorityMarker = boundXValidation{}
 )
 
