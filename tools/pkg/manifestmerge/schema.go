@@ -154,7 +154,11 @@ func describeTypeRef(t schema.TypeRef) string {
 }
 
 func describeList(l *schema.List) string {
-	s := fmt.Sprintf("a %s list", l.ElementRelationship)
+	article := "a"
+	if l.ElementRelationship == schema.Associative || l.ElementRelationship == schema.Atomic {
+		article = "an"
+	}
+	s := fmt.Sprintf("%s %s list", article, l.ElementRelationship)
 	if len(l.Keys) > 0 {
 		s += fmt.Sprintf(" keyed by %v", l.Keys)
 	}
