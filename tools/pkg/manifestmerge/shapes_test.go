@@ -160,7 +160,7 @@ metadata:
   name: widgets.example.openshift.io
 `
 	goldenCase(t, "override-deletes-annotation", map[string]string{
-		widgetsGated + "AAA_ungated.yaml": crdSource(gated([]string{""}, manifest.CapabilityAnnotation, "Console", "keep.example.test/note", "kept"), []string{"name"}, nil),
+		widgetsGated + "AAA_ungated.yaml":     crdSource(gated([]string{""}, manifest.CapabilityAnnotation, "Console", "keep.example.test/note", "kept"), []string{"name"}, nil),
 		widgetsOverrides + "AAA_ungated.yaml": override,
 	}, examplePayload())
 }
