@@ -1,0 +1,469 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apiextensions-apiserver/pkg/controller/openapi/builder"
+	apiextensionsfeatures "k8s.io/apiextensions-apiserver/pkg/features"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/client-go/util/retry"
+)
+
+// CRD is the type the helpers install.
+type CRD = apiextensionsv1.CustomResourceDefinition
+
+// pollInterval is how often the CRD helpers look at the server while they
+// wait for it to catch up.
+const pollInterval = 50 * time.Millisecond
+
+// establishedCreateDelay is how long after a CRD became Established the
+// server makes every create of its resources sleep. The server does this
+// (for two seconds, measured from the condition's last transition time)
+// so that other members of an HA control plane can catch up; here it only
+// costs time, so the install helpers wait it out once for a whole batch.
+const establishedCreateDelay = 2 * time.Second
+
+// DecodeCRDs decodes one or more CustomResourceDefinitions from YAML (with
+// "---" between documents) or JSON. Empty documents are skipped; documents
+// of another kind are an error.
+func DecodeCRDs(data []byte) ([]*CRD, error) {
+	decoder := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+	var crds []*CRD
+	for i := 0; ; i++ {
+		var raw json.RawMessage
+		if err := decoder.Decode(&raw); err != nil {
+			if errors.Is(err, io.EOF) {
+				return crds, nil
+			}
+			return nil, fmt.Errorf("document %d: %w", i, err)
+		}
+		if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+			continue
+		}
+		crd := &CRD{}
+		if err := json.Unmarshal(raw, crd); err != nil {
+			return nil, fmt.Errorf("document %d: %w", i, err)
+		}
+		if gvk := crd.GroupVersionKind(); gvk != apiextensionsv1.SchemeGroupVersion.WithKind("CustomResourceDefinition") {
+			return nil, fmt.Errorf("document %d: want a %s CustomResourceDefinition, got apiVersion %q kind %q",
+				i, apiextensionsv1.SchemeGroupVersion, crd.APIVersion, crd.Kind)
+		}
+		crds = append(crds, crd)
+	}
+}
+
+// SingleVersion returns a copy of crd that defines only the named version,
+// served and used for storage. The copy carries no conversion settings (a
+// single version needs none), no status and no server-set metadata, so it
+// can be installed as it is.
+func SingleVersion(crd *CRD, version string) (*CRD, error) {
+	i := slices.IndexFunc(crd.Spec.Versions, func(v apiextensionsv1.CustomResourceDefinitionVersion) bool {
+		return v.Name == version
+	})
+	if i < 0 {
+		return nil, fmt.Errorf("CRD %s has no version %q", crd.Name, version)
+	}
+	in := crd.DeepCopy()
+	out := &CRD{
+		TypeMeta:   metav1.TypeMeta{APIVersion: apiextensionsv1.SchemeGroupVersion.String(), Kind: "CustomResourceDefinition"},
+		ObjectMeta: metav1.ObjectMeta{Name: in.Name, Labels: in.Labels, Annotations: in.Annotations},
+		Spec:       in.Spec,
+	}
+	v := out.Spec.Versions[i]
+	v.Served = true
+	v.Storage = true
+	out.Spec.Versions = []apiextensionsv1.CustomResourceDefinitionVersion{v}
+	out.Spec.Conversion = nil
+	return out, nil
+}
+
+// Resource returns the resource of crd in the given version.
+func Resource(crd *CRD, version string) schema.GroupVersionResource {
+	return schema.GroupVersionResource{Group: crd.Spec.Group, Version: version, Resource: crd.Spec.Names.Plural}
+}
+
+// InstallCRDs creates all the given CRDs, then waits until the server
+// serves every one of them: each is Established, discovery lists each
+// served version's resource, the OpenAPI v3 document of each served
+// group-version is published, and the server's post-establishment delay of
+// creates (see establishedCreateDelay) is over. Waiting for a whole batch
+// at once costs the delay once rather than once per CRD.
+//
+// The CRDs must not exist yet: reinstalling a name needs DeleteCRDs first.
+// It returns the CRDs as the server has them, in the order given.
+func (s *Server) InstallCRDs(ctx context.Context, crds ...*CRD) ([]*CRD, error) {
+	for _, crd := range crds {
+		in := crd.DeepCopy()
+		in.ResourceVersion = ""
+		in.UID = ""
+		in.Status = apiextensionsv1.CustomResourceDefinitionStatus{}
+		if _, err := s.crds.ApiextensionsV1().CustomResourceDefinitions().Create(ctx, in, metav1.CreateOptions{}); err != nil {
+			return nil, fmt.Errorf("creating CRD %s: %w", crd.Name, err)
+		}
+	}
+	installed, err := s.waitEstablished(ctx, crds)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.waitDiscovery(ctx, installed); err != nil {
+		return nil, err
+	}
+	if err := s.waitOpenAPIPublished(ctx, installed); err != nil {
+		return nil, err
+	}
+	var latest time.Time
+	for _, crd := range installed {
+		if c := findCondition(crd, apiextensionsv1.Established); c != nil && c.LastTransitionTime.After(latest) {
+			latest = c.LastTransitionTime.Time
+		}
+	}
+	if err := sleepUntil(ctx, latest.Add(establishedCreateDelay)); err != nil {
+		return nil, err
+	}
+	return installed, nil
+}
+
+// InstallCRDsYAML decodes CRDs from the given YAML or JSON documents (see
+// DecodeCRDs) and installs them all as one batch (see InstallCRDs).
+func (s *Server) InstallCRDsYAML(ctx context.Context, docs ...[]byte) ([]*CRD, error) {
+	var crds []*CRD
+	for _, doc := range docs {
+		decoded, err := DecodeCRDs(doc)
+		if err != nil {
+			return nil, err
+		}
+		crds = append(crds, decoded...)
+	}
+	return s.InstallCRDs(ctx, crds...)
+}
+
+// GetCRD returns the named CRD as the server has it.
+func (s *Server) GetCRD(ctx context.Context, name string) (*CRD, error) {
+	return s.crds.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, name, metav1.GetOptions{})
+}
+
+// DeleteCRDs deletes the named CRDs (and with them all their objects) and
+// waits until they are gone from the API and from discovery, so that the
+// same names can be installed again, with another schema. Names that do
+// not exist are ignored.
+func (s *Server) DeleteCRDs(ctx context.Context, names ...string) error {
+	var deleted []*CRD
+	for _, name := range names {
+		crd, err := s.GetCRD(ctx, name)
+		if apierrors.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("deleting CRD %s: %w", name, err)
+		}
+		err = s.crds.ApiextensionsV1().CustomResourceDefinitions().Delete(ctx, name, metav1.DeleteOptions{
+			Preconditions: &metav1.Preconditions{UID: &crd.UID},
+		})
+		if err != nil && !apierrors.IsNotFound(err) {
+			return fmt.Errorf("deleting CRD %s: %w", name, err)
+		}
+		deleted = append(deleted, crd)
+	}
+	for _, crd := range deleted {
+		err := wait.PollUntilContextCancel(ctx, pollInterval, true, func(ctx context.Context) (bool, error) {
+			_, err := s.GetCRD(ctx, crd.Name)
+			if apierrors.IsNotFound(err) {
+				return true, nil
+			}
+			return false, err
+		})
+		if err != nil {
+			return fmt.Errorf("waiting for CRD %s to be deleted: %w", crd.Name, err)
+		}
+	}
+	for _, crd := range deleted {
+		for _, v := range crd.Spec.Versions {
+			gv := schema.GroupVersion{Group: crd.Spec.Group, Version: v.Name}
+			err := wait.PollUntilContextCancel(ctx, pollInterval, true, func(ctx context.Context) (bool, error) {
+				listed, err := s.discoveryLists(gv, crd.Spec.Names.Plural)
+				return !listed, err
+			})
+			if err != nil {
+				return fmt.Errorf("waiting for %s to leave discovery: %w", gv.WithResource(crd.Spec.Names.Plural), err)
+			}
+		}
+	}
+	return nil
+}
+
+// PatchCRD applies an RFC 6902 JSON patch to the named CRD and waits until
+// the server validates objects with the patched definition. It returns a
+// function that puts the CRD's spec, labels and annotations back as they
+// were before the patch and waits likewise; objects created in between
+// stay.
+//
+// The wait: the server builds the storage of a custom resource (schema,
+// CEL rules, subresources) from its CRD when it first needs it and drops
+// it when its CRD informer sees the spec change. That informer also feeds
+// the OpenAPI v3 publisher, so once the group-version's published
+// document changes the server has seen the new spec. When the change does
+// not alter the published document (for example, only printer columns),
+// nothing observable marks the switch; such changes do not affect
+// validation, and PatchCRD returns as soon as the update is stored.
+func (s *Server) PatchCRD(ctx context.Context, name string, jsonPatch []byte) (revert func(context.Context) error, err error) {
+	before, err := s.GetCRD(ctx, name)
+	if err != nil {
+		return nil, fmt.Errorf("patching CRD %s: %w", name, err)
+	}
+	err = s.changeCRD(ctx, before, func(ctx context.Context) (*CRD, error) {
+		return s.crds.ApiextensionsV1().CustomResourceDefinitions().Patch(ctx, name, types.JSONPatchType, jsonPatch, metav1.PatchOptions{})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("patching CRD %s: %w", name, err)
+	}
+	revert = func(ctx context.Context) error {
+		current, err := s.GetCRD(ctx, name)
+		if err != nil {
+			return fmt.Errorf("reverting the patch of CRD %s: %w", name, err)
+		}
+		err = s.changeCRD(ctx, current, func(ctx context.Context) (*CRD, error) {
+			var updated *CRD
+			err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+				crd, err := s.GetCRD(ctx, name)
+				if err != nil {
+					return err
+				}
+				if crd.UID != before.UID {
+					return fmt.Errorf("the CRD was replaced since it was patched")
+				}
+				crd.Spec = *before.Spec.DeepCopy()
+				crd.Labels = before.DeepCopy().Labels
+				crd.Annotations = before.DeepCopy().Annotations
+				updated, err = s.crds.ApiextensionsV1().CustomResourceDefinitions().Update(ctx, crd, metav1.UpdateOptions{})
+				return err
+			})
+			return updated, err
+		})
+		if err != nil {
+			return fmt.Errorf("reverting the patch of CRD %s: %w", name, err)
+		}
+		return nil
+	}
+	return revert, nil
+}
+
+// changeCRD runs change, which modifies the CRD whose current state is
+// before, and waits until the server serves the result (see PatchCRD).
+func (s *Server) changeCRD(ctx context.Context, before *CRD, change func(context.Context) (*CRD, error)) error {
+	hashes, err := s.openAPIHashes(ctx)
+	if err != nil {
+		return err
+	}
+	after, err := change(ctx)
+	if err != nil {
+		return err
+	}
+	var changed []string
+	for _, v := range after.Spec.Versions {
+		if !v.Served {
+			continue
+		}
+		differs, err := publishedDocumentDiffers(before, after, v.Name)
+		if err != nil {
+			return err
+		}
+		if differs {
+			changed = append(changed, openAPIPath(schema.GroupVersion{Group: after.Spec.Group, Version: v.Name}))
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	err = wait.PollUntilContextCancel(ctx, pollInterval, true, func(ctx context.Context) (bool, error) {
+		now, err := s.openAPIHashes(ctx)
+		if err != nil {
+			return false, err
+		}
+		for _, path := range changed {
+			if now[path] == hashes[path] {
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+	if err != nil {
+		return fmt.Errorf("waiting for the server to publish the changed schema of %s: %w", after.Name, err)
+	}
+	return nil
+}
+
+// publishedDocumentDiffers tells whether the OpenAPI v3 document the server
+// publishes for one version of a CRD differs between two states of the
+// CRD. It builds both documents the way the server's publisher does,
+// which compares them the same way before publishing.
+func publishedDocumentDiffers(before, after *CRD, version string) (bool, error) {
+	opts := builder.Options{
+		IncludeSelectableFields: utilfeature.DefaultFeatureGate.Enabled(apiextensionsfeatures.CustomResourceFieldSelectors),
+	}
+	if !slices.ContainsFunc(before.Spec.Versions, func(v apiextensionsv1.CustomResourceDefinitionVersion) bool {
+		return v.Name == version && v.Served
+	}) {
+		return true, nil
+	}
+	old, err := builder.BuildOpenAPIV3(before, version, opts)
+	if err != nil {
+		return false, fmt.Errorf("building the OpenAPI document of %s %s: %w", before.Name, version, err)
+	}
+	updated, err := builder.BuildOpenAPIV3(after, version, opts)
+	if err != nil {
+		return false, fmt.Errorf("building the OpenAPI document of %s %s: %w", after.Name, version, err)
+	}
+	return !reflect.DeepEqual(old, updated), nil
+}
+
+// waitEstablished waits until every CRD is Established and returns them as
+// the server has them. A CRD whose names are rejected fails at once.
+func (s *Server) waitEstablished(ctx context.Context, crds []*CRD) ([]*CRD, error) {
+	out := make([]*CRD, len(crds))
+	for i, crd := range crds {
+		err := wait.PollUntilContextCancel(ctx, pollInterval, true, func(ctx context.Context) (bool, error) {
+			current, err := s.GetCRD(ctx, crd.Name)
+			if err != nil {
+				return false, err
+			}
+			if c := findCondition(current, apiextensionsv1.NamesAccepted); c != nil && c.Status == apiextensionsv1.ConditionFalse {
+				return false, fmt.Errorf("names not accepted: %s: %s", c.Reason, c.Message)
+			}
+			if c := findCondition(current, apiextensionsv1.Established); c != nil && c.Status == apiextensionsv1.ConditionTrue {
+				out[i] = current
+				return true, nil
+			}
+			return false, nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("waiting for CRD %s to be established: %w", crd.Name, err)
+		}
+	}
+	return out, nil
+}
+
+// waitDiscovery waits until discovery lists the resource of every served
+// version of every CRD.
+func (s *Server) waitDiscovery(ctx context.Context, crds []*CRD) error {
+	for _, crd := range crds {
+		for _, v := range crd.Spec.Versions {
+			if !v.Served {
+				continue
+			}
+			gv := schema.GroupVersion{Group: crd.Spec.Group, Version: v.Name}
+			err := wait.PollUntilContextCancel(ctx, pollInterval, true, func(ctx context.Context) (bool, error) {
+				return s.discoveryLists(gv, crd.Spec.Names.Plural)
+			})
+			if err != nil {
+				return fmt.Errorf("waiting for discovery to list %s: %w", gv.WithResource(crd.Spec.Names.Plural), err)
+			}
+		}
+	}
+	return nil
+}
+
+// discoveryLists tells whether the discovery document of gv lists resource.
+// A group-version that discovery does not know lists nothing.
+func (s *Server) discoveryLists(gv schema.GroupVersion, resource string) (bool, error) {
+	list, err := s.discovery.ServerResourcesForGroupVersion(gv.String())
+	if apierrors.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return slices.ContainsFunc(list.APIResources, func(r metav1.APIResource) bool { return r.Name == resource }), nil
+}
+
+// waitOpenAPIPublished waits until the OpenAPI v3 root lists the
+// group-version of every served version of every CRD. Later changes are
+// detected against the published hashes (see changeCRD), so they must be
+// there first.
+func (s *Server) waitOpenAPIPublished(ctx context.Context, crds []*CRD) error {
+	err := wait.PollUntilContextCancel(ctx, pollInterval, true, func(ctx context.Context) (bool, error) {
+		hashes, err := s.openAPIHashes(ctx)
+		if err != nil {
+			return false, err
+		}
+		for _, crd := range crds {
+			for _, v := range crd.Spec.Versions {
+				if _, ok := hashes[openAPIPath(schema.GroupVersion{Group: crd.Spec.Group, Version: v.Name})]; v.Served && !ok {
+					return false, nil
+				}
+			}
+		}
+		return true, nil
+	})
+	if err != nil {
+		return fmt.Errorf("waiting for the OpenAPI v3 documents of the CRDs: %w", err)
+	}
+	return nil
+}
+
+// openAPIPath is the key of a group-version in the OpenAPI v3 root document.
+func openAPIPath(gv schema.GroupVersion) string {
+	return "apis/" + gv.Group + "/" + gv.Version
+}
+
+// openAPIHashes reads the OpenAPI v3 root document and returns, for every
+// published path, the URL of its document, which carries a content hash.
+func (s *Server) openAPIHashes(ctx context.Context) (map[string]string, error) {
+	raw, err := s.discovery.RESTClient().Get().AbsPath("/openapi/v3").Do(ctx).Raw()
+	if err != nil {
+		return nil, fmt.Errorf("reading /openapi/v3: %w", err)
+	}
+	var root struct {
+		Paths map[string]struct {
+			ServerRelativeURL string `json:"serverRelativeURL"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(raw, &root); err != nil {
+		return nil, fmt.Errorf("decoding /openapi/v3: %w", err)
+	}
+	out := make(map[string]string, len(root.Paths))
+	for path, doc := range root.Paths {
+		out[strings.TrimPrefix(path, "/")] = doc.ServerRelativeURL
+	}
+	return out, nil
+}
+
+func findCondition(crd *CRD, t apiextensionsv1.CustomResourceDefinitionConditionType) *apiextensionsv1.CustomResourceDefinitionCondition {
+	for i := range crd.Status.Conditions {
+		if crd.Status.Conditions[i].Type == t {
+			return &crd.Status.Conditions[i]
+		}
+	}
+	return nil
+}
+
+// sleepUntil sleeps until t or until ctx ends.
+func sleepUntil(ctx context.Context, t time.Time) error {
+	d := time.Until(t)
+	if d <= 0 {
+		return nil
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
