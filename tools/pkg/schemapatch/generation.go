@@ -141,7 +141,7 @@ func (g *generation) wrap(override crd.PackageOverride) crd.PackageOverride {
 // the shared collector and are never modified.
 func (g *generation) view(pkg *loader.Package, info *markers.TypeInfo) *markers.TypeInfo {
 	out := *info
-	typeMarkers, problems := bindMarkers(info.Markers, g.gates)
+	typeMarkers, problems := bindMarkers(info.Markers, g.gates, g.reporter(pkg, typeNode(info)))
 	out.Markers = typeMarkers
 	g.report(pkg, typeNode(info), problems)
 	if info.Fields != nil {
@@ -152,7 +152,7 @@ func (g *generation) view(pkg *loader.Package, info *markers.TypeInfo) *markers.
 			if !included {
 				continue
 			}
-			fieldMarkers, problems := bindMarkers(f.Markers, g.gates)
+			fieldMarkers, problems := bindMarkers(f.Markers, g.gates, g.reporter(pkg, fieldNode(f)))
 			g.report(pkg, fieldNode(f), problems)
 			f.Markers = fieldMarkers
 			out.Fields = append(out.Fields, f)
@@ -207,6 +207,15 @@ func isKind(pkg *loader.Package, info *markers.TypeInfo) bool {
 		}
 	}
 	return typeMeta && objectMeta
+}
+
+// reporter returns the function bound markers of node call when they cannot
+// be applied: the problem is reported at the marker's line and fails this
+// generation.
+func (g *generation) reporter(pkg *loader.Package, node markedNode) reportFunc {
+	return func(name string, index int, err error) {
+		g.report(pkg, node, []markerProblem{{name: name, index: index, err: err}})
+	}
 }
 
 func (g *generation) report(pkg *loader.Package, node markedNode, problems []markerProblem) {

@@ -45,16 +45,21 @@ func (m boundEnum) ApplyToSchema(ctx *crdmarkers.SchemaContext, schema *apiexten
 // boundMaxItems is an active +openshift:validation:FeatureGateAwareMaxItems.
 type boundMaxItems struct {
 	maxItems int
+	// report, when set, receives a misuse of the marker so that it can be
+	// reported at the marker's own line; otherwise the error is returned to
+	// controller-tools, which reports it at the field or type.
+	report func(error)
 }
 
 // ApplyToSchema implements crd.SchemaMarker. The schema must be an array.
 func (m boundMaxItems) ApplyToSchema(ctx *crdmarkers.SchemaContext, schema *apiextensionsv1.JSONSchemaProps) error {
 	if schema.Type != "array" {
-		kind := schema.Type
-		if kind == "" {
-			kind = "not an array"
+		err := fmt.Errorf("must apply maxitem to an array, but the schema here is of type %q", schema.Type)
+		if m.report != nil {
+			m.report(err)
+			return nil
 		}
-		return fmt.Errorf("+%s: must apply maxitem to an array, but the schema here is of type %q", markerdefs.GateAwareMaxItemsName, kind)
+		return fmt.Errorf("+%s: %w", markerdefs.GateAwareMaxItemsName, err)
 	}
 	return crdmarkers.MaxItems(m.maxItems).ApplyToSchema(ctx, schema)
 }
@@ -63,11 +68,17 @@ func (m boundMaxItems) ApplyToSchema(ctx *crdmarkers.SchemaContext, schema *apie
 // it appends its CEL rule exactly as +kubebuilder:validation:XValidation does.
 type boundXValidation struct {
 	rule crdmarkers.XValidation
+	// report: see boundMaxItems.
+	report func(error)
 }
 
 // ApplyToSchema implements crd.SchemaMarker.
 func (m boundXValidation) ApplyToSchema(ctx *crdmarkers.SchemaContext, schema *apiextensionsv1.JSONSchemaProps) error {
 	if err := m.rule.ApplyToSchema(ctx, schema); err != nil {
+		if m.report != nil {
+			m.report(err)
+			return nil
+		}
 		return fmt.Errorf("+%s: %w", markerdefs.GateAwareXValidationNm, err)
 	}
 	return nil
@@ -98,12 +109,16 @@ type markerProblem struct {
 	err   error
 }
 
+// reportFunc reports a problem found while applying the index-th value of
+// marker name to a schema. It may be nil.
+type reportFunc func(name string, index int, err error)
+
 // bindMarkers returns the marker values an element has in the gate set
 // gates: FeatureGate-aware values are replaced by bound values when active
 // and dropped otherwise; every other value is kept as is. The input map is
 // shared with every other generation and is never modified: when nothing
 // changes it is returned unchanged, otherwise a new map is returned.
-func bindMarkers(values markers.MarkerValues, gates markerdefs.GateSet) (markers.MarkerValues, []markerProblem) {
+func bindMarkers(values markers.MarkerValues, gates markerdefs.GateSet, report reportFunc) (markers.MarkerValues, []markerProblem) {
 	var problems []markerProblem
 	names := []string{markerdefs.GateAwareEnumName, markerdefs.GateAwareMaxItemsName, markerdefs.GateAwareXValidationNm}
 	touched := false
@@ -138,7 +153,12 @@ func bindMarkers(values markers.MarkerValues, gates markerdefs.GateSet) (markers
 		}
 		var bound []any
 		for i, v := range vals {
-			b, err := bindValue(v, gates)
+			var onError func(error)
+			if report != nil {
+				name, i := name, i
+				onError = func(err error) { report(name, i, err) }
+			}
+			b, err := bindValue(v, gates, onError)
 			if err != nil {
 				problems = append(problems, markerProblem{name: name, index: i, err: err})
 				continue
@@ -160,8 +180,9 @@ func bindMarkers(values markers.MarkerValues, gates markerdefs.GateSet) (markers
 var errNoGates = errors.New("needs featureGate or requiredFeatureGate (use featureGate=\"\" for the ungated schema)")
 
 // bindValue returns the bound value of one FeatureGate-aware marker value,
-// or nil when it is not active in gates.
-func bindValue(v any, gates markerdefs.GateSet) (any, error) {
+// or nil when it is not active in gates. report (optional) receives problems
+// found when the value is applied.
+func bindValue(v any, gates markerdefs.GateSet, report func(error)) (any, error) {
 	ga, ok := v.(markerdefs.GateAware)
 	if !ok {
 		return nil, fmt.Errorf("unexpected marker value of type %T", v)
@@ -185,7 +206,7 @@ func bindValue(v any, gates markerdefs.GateSet) (any, error) {
 		if m.MaxItems < 0 {
 			return nil, fmt.Errorf("maxItems must not be negative, got %d", m.MaxItems)
 		}
-		return boundMaxItems{maxItems: m.MaxItems}, nil
+		return boundMaxItems{maxItems: m.MaxItems, report: report}, nil
 	case markerdefs.GateAwareXValidation:
 		return boundXValidation{rule: crdmarkers.XValidation{
 			Rule:              m.Rule,
@@ -194,7 +215,7 @@ func bindValue(v any, gates markerdefs.GateSet) (any, error) {
 			Reason:            m.Reason,
 			FieldPath:         m.FieldPath,
 			OptionalOldSelf:   m.OptionalOldSelf,
-		}}, nil
+		}, report: report}, nil
 	}
 	return nil, fmt.Errorf("unexpected marker value of type %T", v)
 }
