@@ -1,0 +1,193 @@
+package partialschemas
+
+import (
+	"errors"
+	"go/ast"
+	"go/token"
+	"strings"
+
+	"sigs.k8s.io/controller-tools/pkg/loader"
+	"sigs.k8s.io/controller-tools/pkg/markers"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+)
+
+// pkgIndex is what stage 1 knows about one loaded package: the collector's
+// marker values by node, the raw marker lines by node, and the declarations
+// by the position go/types reports for them.
+type pkgIndex struct {
+	pkg *loader.Package
+	// failed is set when the collector could not parse the package's
+	// markers; the errors were reported when the index was built.
+	failed bool
+	values map[ast.Node]markers.MarkerValues
+	raw    map[ast.Node][]rawMarker
+	// specs are the package's type declarations in source order.
+	specs []*ast.TypeSpec
+	// specAt maps a type name's position (types.Object.Pos) to its spec.
+	specAt map[token.Pos]*ast.TypeSpec
+	// fieldAt maps a struct field's position (types.Var.Pos: the name, or
+	// the type name of an embedded field) to its declaration.
+	fieldAt map[token.Pos]*ast.Field
+}
+
+// index returns the index of pkg, building it on first use. Marker parse
+// errors are reported once, here.
+func (r *run) index(pkg *loader.Package) *pkgIndex {
+	if idx, ok := r.indexes[pkg]; ok {
+		return idx
+	}
+	idx := &pkgIndex{
+		pkg:     pkg,
+		raw:     map[ast.Node][]rawMarker{},
+		specAt:  map[token.Pos]*ast.TypeSpec{},
+		fieldAt: map[token.Pos]*ast.Field{},
+	}
+	r.indexes[pkg] = idx
+	values, err := r.u.Collector.MarkersInPackage(pkg)
+	if err != nil {
+		idx.failed = true
+		r.reportMarkerErrors(pkg, err)
+	}
+	idx.values = values
+	for _, file := range pkg.Syntax {
+		associateRawMarkers(file, idx.raw)
+		for _, decl := range file.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range gd.Specs {
+				spec := s.(*ast.TypeSpec)
+				idx.specs = append(idx.specs, spec)
+				idx.specAt[spec.Name.Pos()] = spec
+			}
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			st, ok := n.(*ast.StructType)
+			if !ok || st.Fields == nil {
+				return true
+			}
+			for _, f := range st.Fields.List {
+				if len(f.Names) == 0 {
+					if id := embeddedName(f.Type); id != nil {
+						idx.fieldAt[id.Pos()] = f
+					}
+					continue
+				}
+				for _, n := range f.Names {
+					idx.fieldAt[n.Pos()] = f
+				}
+			}
+			return true
+		})
+	}
+	return idx
+}
+
+// embeddedName returns the identifier go/types positions an embedded field
+// at: T in T, *T, pkg.T, T[X].
+func embeddedName(e ast.Expr) *ast.Ident {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			return x.Sel
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// reportMarkerErrors turns the collector's parse errors into diagnostics
+// naming the file, line and marker text.
+func (r *run) reportMarkerErrors(pkg *loader.Package, err error) {
+	var leaves []error
+	flattenErrors(err, &leaves)
+	for _, e := range leaves {
+		var pe loader.PositionedError
+		if errors.As(e, &pe) && pe.Pos.IsValid() {
+			p := r.fset.Position(pe.Pos)
+			r.problems.Add(diag.Errorf(r.rel(p.Filename), p.Line, commentAt(pkg, pe.Pos),
+				"invalid marker: %v", pe.Error()))
+			continue
+		}
+		r.problems.Add(diag.Errorf(r.rel(pkgDir(pkg)), 0, "", "invalid marker in package %s: %v", pkg.PkgPath, e))
+	}
+}
+
+func flattenErrors(err error, out *[]error) {
+	var list loader.ErrList
+	if errors.As(err, &list) {
+		for _, e := range list {
+			flattenErrors(e, out)
+		}
+		return
+	}
+	*out = append(*out, err)
+}
+
+// commentAt returns the marker text of the comment starting at pos.
+func commentAt(pkg *loader.Package, pos token.Pos) string {
+	for _, f := range pkg.Syntax {
+		if pos < f.FileStart || pos > f.FileEnd {
+			continue
+		}
+		for _, g := range f.Comments {
+			for _, c := range g.List {
+				if c.Pos() == pos && strings.HasPrefix(c.Text, "//") {
+					return strings.TrimSpace(c.Text[2:])
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func pkgDir(pkg *loader.Package) string {
+	if len(pkg.GoFiles) > 0 {
+		return dirOf(pkg.GoFiles[0])
+	}
+	return pkg.PkgPath
+}
+
+// markerValue pairs a collector value with the line it was written on.
+type markerValue struct {
+	Value any
+	// Text is the marker as written ("+name..."), Pos where it is.
+	Text string
+	Pos  token.Pos
+}
+
+// markersOf returns the values of marker name on node, each with its raw
+// line when the raw association agrees with the collector's (it always
+// should; otherwise the node's own position stands in).
+func (idx *pkgIndex) markersOf(r *run, node ast.Node, name string, target markers.TargetType) []markerValue {
+	vals := idx.values[node][name]
+	if len(vals) == 0 {
+		return nil
+	}
+	var raws []rawMarker
+	for _, rm := range idx.raw[node] {
+		if def := r.u.Registry.Lookup(rm.Text, target); def != nil && def.Name == name {
+			raws = append(raws, rm)
+		}
+	}
+	out := make([]markerValue, len(vals))
+	for i, v := range vals {
+		out[i] = markerValue{Value: v, Text: "+" + name, Pos: node.Pos()}
+		if len(raws) == len(vals) {
+			out[i].Text, out[i].Pos = raws[i].Text, raws[i].Pos
+		}
+	}
+	return out
+}

@@ -1,0 +1,354 @@
+package partialschemas
+
+import (
+	"errors"
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"golang.org/x/tools/go/packages"
+	"sigs.k8s.io/controller-tools/pkg/loader"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/markerdefs"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
+)
+
+// File and directory names stage 1 owns (SPEC Appendix B).
+const (
+	// ManifestsDirName is the directory below a version directory that holds
+	// one sub-directory of partial manifests per CRD.
+	ManifestsDirName = "zz_generated.featuregated-crd-manifests"
+	// SummaryFileName is the per-version summary of the CRDs found.
+	SummaryFileName = "zz_generated.featuregated-crd-manifests.yaml"
+	// UngatedFileName is the partial manifest of the ungated variant; the
+	// name sorts before every gate name.
+	UngatedFileName = "AAA_ungated.yaml"
+)
+
+// Input is what stage 1 works from. Every field is required.
+type Input struct {
+	// Discovery lists the groups and versions of the run.
+	Discovery *discovery.Result
+	// Universe is the run's one package load; every discovered version
+	// must be one of its roots.
+	Universe *goload.Universe
+	// Tree is read for existing files and receives every write and removal.
+	Tree *tree.Tree
+	// Problems receives every problem found in the input. When it holds an
+	// error for a CRD, nothing is written for that CRD.
+	Problems *diag.List
+}
+
+// Result is what stage 1 found and decided.
+type Result struct {
+	// Versions are the processed versions, in discovery order.
+	Versions []*VersionResult
+	// Skipped are the versions stage 1 did not process, with the reason.
+	Skipped []SkippedVersion
+}
+
+// SkippedVersion is a version stage 1 left alone.
+type SkippedVersion struct {
+	Version *discovery.Version
+	Reason  string
+}
+
+// VersionResult describes one processed API version package.
+type VersionResult struct {
+	Group   *discovery.Group
+	Version *discovery.Version
+	// Name is the CRD version name: the last element of the import path.
+	Name string
+	// ManifestsDir is <version dir>/zz_generated.featuregated-crd-manifests.
+	ManifestsDir string
+	// SummaryFile is the path of the version's summary file.
+	SummaryFile string
+	// CRDs are the package's CRD root types, sorted by Go type name. CRDs
+	// with errors are included with Failed set.
+	CRDs []*CRD
+	// Failed is set when the version had errors: its summary was not
+	// written and stale CRD directories were not removed.
+	Failed bool
+}
+
+// CRD is one CRD root type and the partial manifests it produces.
+type CRD struct {
+	// Name is <plural>.<group>.
+	Name string
+	// Kind is the Go type name; ListKind is Kind+"List", Singular the
+	// lower-cased Kind.
+	Kind, ListKind, Singular string
+	Plural                   string
+	Group                    string
+	// Version is the CRD version name (the package's last path element).
+	Version string
+	// Scope is copied verbatim from +kubebuilder:resource.
+	Scope      string
+	ShortNames []string
+	Categories []string
+	HasStatus  bool
+	// PrinterColumns are the +kubebuilder:printcolumn markers in order.
+	PrinterColumns []apiextensionsv1.CustomResourceColumnDefinition
+	// Approved, Capability and FilePattern are the openshift marker values.
+	Approved    string
+	Capability  string
+	FilePattern markerdefs.FilePattern
+	// MetadataAnnotations and Labels come from +kubebuilder:metadata.
+	MetadataAnnotations map[string]string
+	Labels              map[string]string
+	// Gates is the sorted, de-duplicated list of gate entries found by the
+	// type walk; an entry names one gate or several joined with "+".
+	Gates []string
+	// TopLevelGates are the +openshift:enable:FeatureGate values of the
+	// root type itself, sorted. When non-empty no ungated manifest exists.
+	TopLevelGates []string
+	// Dir is ManifestsDir/<Name>.
+	Dir string
+	// Manifests are the partial manifests, ungated first, then by entry.
+	Manifests []*PartialManifest
+	// File and Line locate the type declaration (File relative to the base
+	// directory).
+	File string
+	Line int
+	// Failed is set when the CRD had errors; nothing was written for it.
+	Failed bool
+}
+
+// Action says what stage 1 did with a partial manifest.
+type Action int
+
+const (
+	// Unchanged: the file matched without regard to its schema and was left
+	// as it is.
+	Unchanged Action = iota
+	// Written: the file was missing or differed and was (re)written without
+	// a schema.
+	Written
+)
+
+func (a Action) String() string {
+	if a == Written {
+		return "written"
+	}
+	return "unchanged"
+}
+
+// PartialManifest is one file of a CRD's directory.
+type PartialManifest struct {
+	// Entry is the gate entry ("" for the ungated manifest).
+	Entry string
+	// GateNames are the gates whose annotations the file carries: Entry
+	// split on "+" (for the ungated manifest: the single name "").
+	GateNames []string
+	// Path is the absolute file path.
+	Path   string
+	Action Action
+}
+
+// FileName returns the file name of the manifest of entry.
+func FileName(entry string) string {
+	if entry == markerdefs.Ungated {
+		return UngatedFileName
+	}
+	return entry + ".yaml"
+}
+
+// run is the state of one stage 1 run.
+type run struct {
+	u        *goload.Universe
+	t        *tree.Tree
+	base     string
+	fset     *token.FileSet
+	global   *diag.List
+	problems *diag.List
+	indexes  map[*loader.Package]*pkgIndex
+}
+
+// Run executes stage 1 for every version of every group in in.Discovery
+// whose group does not disable emptyPartialSchema. Problems in the input
+// go to in.Problems; the returned error is reserved for a run that cannot
+// start (missing input).
+func Run(in Input) (*Result, error) {
+	if in.Discovery == nil || in.Universe == nil || in.Tree == nil || in.Problems == nil {
+		return nil, errors.New("partialschemas.Run: Discovery, Universe, Tree and Problems are all required")
+	}
+	r := &run{
+		u:       in.Universe,
+		t:       in.Tree,
+		base:    in.Discovery.BaseDir,
+		global:  in.Problems,
+		indexes: map[*loader.Package]*pkgIndex{},
+	}
+	r.problems = r.global
+	res := &Result{}
+	for _, g := range in.Discovery.Groups {
+		for _, v := range g.Versions {
+			if g.Config.EmptyPartialSchema.Disabled {
+				res.Skipped = append(res.Skipped, SkippedVersion{v, fmt.Sprintf("emptyPartialSchema is disabled in %s", r.rel(g.ConfigFile))})
+				continue
+			}
+			vr, reason := r.version(g, v)
+			if vr == nil {
+				res.Skipped = append(res.Skipped, SkippedVersion{v, reason})
+				continue
+			}
+			res.Versions = append(res.Versions, vr)
+		}
+	}
+	return res, nil
+}
+
+// version processes one version package. It returns nil and a reason when
+// the package is not processed.
+func (r *run) version(g *discovery.Group, v *discovery.Version) (*VersionResult, string) {
+	pkg := r.u.Root(v.ImportPath)
+	if pkg == nil {
+		r.problems.Add(diag.Errorf(r.rel(v.Dir), 0, "", "package %s is not part of the loaded packages", v.ImportPath))
+		return nil, "not loaded"
+	}
+	r.u.Checker.Check(pkg)
+	if r.fset == nil {
+		r.fset = pkg.Fset
+	}
+	if diags := loadErrors(pkg); len(diags) > 0 {
+		for _, d := range diags {
+			d.File = r.rel(d.File)
+			r.problems.Add(d)
+		}
+		return nil, "the package does not load"
+	}
+	docFile, docLine := r.rel(v.DocFile), v.DocLines["+"+markerdefs.FeaturegatedSchemaGenNm]
+	bySchemaGen := false
+	switch v.FeaturegatedSchemaGen {
+	case "":
+	case "true":
+		bySchemaGen = true
+	default:
+		r.problems.Add(diag.Errorf(docFile, docLine, "+"+markerdefs.FeaturegatedSchemaGenNm+"="+v.FeaturegatedSchemaGen,
+			"the only accepted value is true (remove the marker to leave the package to its root types)"))
+		return nil, "invalid +" + markerdefs.FeaturegatedSchemaGenNm
+	}
+	idx := r.index(pkg)
+	if idx.failed {
+		return nil, "invalid markers"
+	}
+	roots, ok := r.rootTypes(idx)
+	if !ok {
+		return nil, "invalid +" + markerdefs.ObjectRootName
+	}
+	if !bySchemaGen && len(roots) == 0 {
+		return nil, "no +" + markerdefs.FeaturegatedSchemaGenNm + "=true and no +" + markerdefs.ObjectRootName + "=true type"
+	}
+	if v.GroupNameMarker == "" {
+		file := docFile
+		if file == "" {
+			file = r.rel(v.Dir)
+		}
+		r.problems.Add(diag.Errorf(file, 0, "+groupName",
+			"missing: a package processed by stage 1 needs +groupName=<group> in its doc.go"))
+		return nil, "no +groupName"
+	}
+
+	vr := &VersionResult{
+		Group:        g,
+		Version:      v,
+		Name:         v.DirName(),
+		ManifestsDir: filepath.Join(v.Dir, ManifestsDirName),
+		SummaryFile:  filepath.Join(v.Dir, SummaryFileName),
+	}
+	for _, spec := range roots {
+		vr.CRDs = append(vr.CRDs, r.crd(vr, idx, spec))
+	}
+	sort.SliceStable(vr.CRDs, func(i, j int) bool { return vr.CRDs[i].Kind < vr.CRDs[j].Kind })
+	r.checkDuplicateNames(vr)
+	for _, crd := range vr.CRDs {
+		if !crd.Failed {
+			r.writeCRD(crd)
+		}
+		vr.Failed = vr.Failed || crd.Failed
+	}
+	if !vr.Failed {
+		r.removeStaleDirs(vr)
+	}
+	if !vr.Failed {
+		r.writeSummary(vr)
+	}
+	return vr, ""
+}
+
+// checkDuplicateNames reports two root types of one package that name the
+// same CRD; both are marked failed.
+func (r *run) checkDuplicateNames(vr *VersionResult) {
+	first := map[string]*CRD{}
+	for _, crd := range vr.CRDs {
+		if crd.Name == "" {
+			continue
+		}
+		prev, dup := first[crd.Name]
+		if !dup {
+			first[crd.Name] = crd
+			continue
+		}
+		r.problems.Add(diag.Errorf(crd.File, crd.Line, "type "+crd.Kind,
+			"defines CRD %s, which type %s (%s:%d) defines too: give each root type its own +kubebuilder:resource path",
+			crd.Name, prev.Kind, prev.File, prev.Line))
+		crd.Failed, prev.Failed, vr.Failed = true, true, true
+	}
+}
+
+// rel names path relative to the base directory when it lies below it.
+func (r *run) rel(path string) string {
+	if path == "" {
+		return ""
+	}
+	return tree.Rel(r.base, path)
+}
+
+// position renders pos as a relative file name and a line.
+func (r *run) position(pos token.Pos) (string, int) {
+	if r.fset == nil || !pos.IsValid() {
+		return "", 0
+	}
+	p := r.fset.Position(pos)
+	return r.rel(p.Filename), p.Line
+}
+
+func dirOf(file string) string { return filepath.Dir(file) }
+
+// loadErrors returns the errors of pkg other than type errors. Type errors
+// are expected: the shared TypeChecker only checks what CRD types
+// reference, so e.g. a GroupVersion variable using an unchecked import does
+// not type-check (controller-gen ignores them for the same reason). A type
+// error that matters shows up as an unresolved field type in the walk.
+func loadErrors(pkg *loader.Package) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	for _, e := range pkg.Errors {
+		if e.Kind != packages.TypeError {
+			out = append(out, goload.ErrorDiagnostic(e))
+		}
+	}
+	return out
+}
+
+// typeErrorsAt returns the messages of pkg's type errors on file:line.
+func typeErrorsAt(pkg *loader.Package, file string, line int) []string {
+	var out []string
+	for _, e := range pkg.Errors {
+		if e.Kind != packages.TypeError {
+			continue
+		}
+		if d := goload.ErrorDiagnostic(e); d.File == file && d.Line == line {
+			out = append(out, e.Msg)
+		}
+	}
+	return out
+}
+
+// splitEntry returns the gate names of a gate entry.
+func splitEntry(entry string) []string { return strings.Split(entry, "+") }

@@ -1,0 +1,293 @@
+package partialschemas
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
+	"sigs.k8s.io/controller-tools/pkg/markers"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/markerdefs"
+)
+
+// Marker names of upstream controller-tools that stage 1 reads or warns
+// about.
+const (
+	resourceName          = "kubebuilder:resource"
+	statusName            = "kubebuilder:subresource:status"
+	printColumnName       = "kubebuilder:printcolumn"
+	metadataName          = "kubebuilder:metadata"
+	scaleName             = "kubebuilder:subresource:scale"
+	storageVersionName    = "kubebuilder:storageversion"
+	deprecatedVersionName = "kubebuilder:deprecatedversion"
+	skipVersionName       = "kubebuilder:skipversion"
+	unservedVersionName   = "kubebuilder:unservedversion"
+	selectableFieldName   = "kubebuilder:selectablefield"
+)
+
+// unsupported lists the root-type markers stage 1 ignores, with the advice
+// its warning gives.
+var unsupported = []struct{ name, advice string }{
+	{scaleName, "the partial manifests get no scale subresource; add it with a manual override in manual-override-crd-manifests/<crd>/"},
+	{storageVersionName, "every partial manifest has exactly one version, which is served and the storage version"},
+	{deprecatedVersionName, "every partial manifest has exactly one version and it is never marked deprecated"},
+	{skipVersionName, "every root type of a processed package produces its version"},
+	{unservedVersionName, "every partial manifest has exactly one version, which is served and the storage version"},
+	{selectableFieldName, "the partial manifests get no selectable fields; add them with a manual override in manual-override-crd-manifests/<crd>/"},
+}
+
+var (
+	pluralPattern = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+	groupPattern  = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+)
+
+// rootTypes returns the package's CRD root types in source order: the
+// types whose +kubebuilder:object:root marker is true. ok is false when a
+// type carries conflicting values.
+func (r *run) rootTypes(idx *pkgIndex) ([]*ast.TypeSpec, bool) {
+	var roots []*ast.TypeSpec
+	ok := true
+	for _, spec := range idx.specs {
+		vals := idx.markersOf(r, spec, markerdefs.ObjectRootName, markers.DescribesType)
+		if len(vals) == 0 {
+			continue
+		}
+		first := vals[0].Value.(bool)
+		for _, v := range vals[1:] {
+			if v.Value.(bool) != first {
+				file, line := r.position(v.Pos)
+				r.problems.Add(diag.Errorf(file, line, v.Text, "contradicts %s on type %s", vals[0].Text, spec.Name.Name))
+				ok = false
+			}
+		}
+		if first {
+			roots = append(roots, spec)
+		}
+	}
+	return roots, ok
+}
+
+// crd reads the markers of one root type, walks its types for gates and
+// returns the CRD. Problems found are reported; any error marks the CRD
+// failed.
+func (r *run) crd(vr *VersionResult, idx *pkgIndex, spec *ast.TypeSpec) *CRD {
+	global := r.problems
+	local := &diag.List{}
+	r.problems = local
+	defer func() { r.problems = global }()
+
+	file, line := r.position(spec.Name.Pos())
+	kind := spec.Name.Name
+	crd := &CRD{
+		Kind:     kind,
+		ListKind: kind + "List",
+		Singular: strings.ToLower(kind),
+		Group:    vr.Version.GroupNameMarker,
+		Version:  vr.Name,
+		File:     file,
+		Line:     line,
+	}
+	subject := "type " + kind
+	values := func(name string) []markerValue { return idx.markersOf(r, spec, name, markers.DescribesType) }
+	errorAt := func(v markerValue, format string, args ...any) {
+		f, l := r.position(v.Pos)
+		r.problems.Add(diag.Errorf(f, l, v.Text, format, args...))
+	}
+	warnAt := func(v markerValue, format string, args ...any) {
+		f, l := r.position(v.Pos)
+		r.problems.Add(diag.Warningf(f, l, v.Text, format, args...))
+	}
+	// single returns the only value of a marker that may appear once.
+	single := func(name string) (markerValue, bool) {
+		vals := values(name)
+		for _, v := range vals[min(1, len(vals)):] {
+			_, firstLine := r.position(vals[0].Pos)
+			errorAt(v, "may be given only once on a root type (first given on line %d)", firstLine)
+		}
+		if len(vals) != 1 {
+			return markerValue{}, false
+		}
+		return vals[0], true
+	}
+
+	if !groupPattern.MatchString(crd.Group) {
+		r.problems.Add(diag.Errorf(r.rel(vr.Version.DocFile), vr.Version.DocLines["+groupName"], "+groupName="+crd.Group,
+			"is not a valid API group name (lower-case DNS subdomain)"))
+	}
+	resources := values(resourceName)
+	switch {
+	case len(resources) == 0:
+		r.problems.Add(diag.Errorf(file, line, subject,
+			"is a CRD root type (+%s=true) but has no +%s:path=<plural>,scope=<Cluster|Namespaced> marker", markerdefs.ObjectRootName, resourceName))
+	case len(resources) > 1:
+		single(resourceName)
+	default:
+		res := resources[0].Value.(crdmarkers.Resource)
+		if res.Path == "" {
+			errorAt(resources[0], "path=<plural> is missing")
+		} else if !pluralPattern.MatchString(res.Path) {
+			errorAt(resources[0], "path %q is not a valid plural resource name (lower-case letters, digits and '-')", res.Path)
+		} else {
+			crd.Plural = res.Path
+			crd.Name = res.Path + "." + crd.Group
+		}
+		switch res.Scope {
+		case "":
+			errorAt(resources[0], "scope is missing: give scope=Cluster or scope=Namespaced")
+		case "Cluster", "Namespaced":
+			crd.Scope = res.Scope
+		default:
+			errorAt(resources[0], "scope %q is not valid: give scope=Cluster or scope=Namespaced", res.Scope)
+		}
+		crd.ShortNames = res.ShortName
+		crd.Categories = res.Categories
+		if res.Singular != "" && res.Singular != crd.Singular {
+			warnAt(resources[0], "singular=%s is not supported by stage 1 and is ignored: the singular name is always the lower-cased kind %q", res.Singular, crd.Singular)
+		}
+	}
+	crd.HasStatus = len(values(statusName)) > 0
+	for _, v := range values(printColumnName) {
+		pc := v.Value.(crdmarkers.PrintColumn)
+		if pc.Format != "" {
+			warnAt(v, "format=%s is not supported by stage 1 and is ignored", pc.Format)
+		}
+		crd.PrinterColumns = append(crd.PrinterColumns, apiextensionsv1.CustomResourceColumnDefinition{
+			Name: pc.Name, Type: pc.Type, JSONPath: pc.JSONPath, Description: pc.Description, Priority: pc.Priority,
+		})
+	}
+	if v, ok := single(markerdefs.ApprovedName); ok {
+		crd.Approved = string(v.Value.(markerdefs.RawValue))
+	}
+	if v, ok := single(markerdefs.CapabilityName); ok {
+		crd.Capability = string(v.Value.(markerdefs.RawValue))
+	}
+	if v, ok := single(markerdefs.FilePatternName); ok {
+		crd.FilePattern = v.Value.(markerdefs.FilePattern)
+	}
+	derived := crd.derivedAnnotations()
+	for _, v := range values(metadataName) {
+		md := v.Value.(crdmarkers.Metadata)
+		for _, kv := range md.Annotations {
+			key, value, ok := r.keyValue(v, "annotations", kv)
+			if !ok {
+				continue
+			}
+			if strings.HasPrefix(key, manifest.FeatureGateAnnotationPrefix) {
+				errorAt(v, "annotation %s uses the prefix %s, which stage 1 sets on each partial manifest from its gates", key, manifest.FeatureGateAnnotationPrefix)
+				continue
+			}
+			if old, ok := derived[key]; ok && old != value {
+				warnAt(v, "annotation %s=%s overrides the value %q derived from the other markers", key, value, old)
+			}
+			if crd.MetadataAnnotations == nil {
+				crd.MetadataAnnotations = map[string]string{}
+			}
+			crd.MetadataAnnotations[key] = value
+		}
+		for _, kv := range md.Labels {
+			key, value, ok := r.keyValue(v, "labels", kv)
+			if !ok {
+				continue
+			}
+			if crd.Labels == nil {
+				crd.Labels = map[string]string{}
+			}
+			crd.Labels[key] = value
+		}
+	}
+	for _, u := range unsupported {
+		for _, v := range values(u.name) {
+			warnAt(v, "is not supported by stage 1 and is ignored: %s", u.advice)
+		}
+	}
+
+	w := r.newWalker(crd)
+	w.walkRoot(idx, spec)
+	crd.Gates, crd.TopLevelGates = w.gates()
+
+	if crd.Name != "" {
+		crd.Dir = filepath.Join(vr.ManifestsDir, crd.Name)
+		entries := crd.Gates
+		if len(crd.TopLevelGates) == 0 {
+			entries = append([]string{markerdefs.Ungated}, entries...)
+		}
+		for _, e := range entries {
+			crd.Manifests = append(crd.Manifests, &PartialManifest{
+				Entry:     e,
+				GateNames: splitEntry(e),
+				Path:      filepath.Join(crd.Dir, FileName(e)),
+			})
+		}
+	}
+	crd.Failed = local.HasErrors() || w.failed || crd.Name == ""
+	global.Add(local.Items()...)
+	return crd
+}
+
+// keyValue splits one "<key>=<value>" item of a +kubebuilder:metadata
+// argument.
+func (r *run) keyValue(v markerValue, arg, item string) (string, string, bool) {
+	key, value, ok := strings.Cut(item, "=")
+	if !ok || key == "" {
+		f, l := r.position(v.Pos)
+		r.problems.Add(diag.Errorf(f, l, v.Text, "%s item %q is not of the form \"<key>=<value>\"", arg, item))
+		return "", "", false
+	}
+	return key, value, true
+}
+
+// derivedAnnotations returns the annotations the openshift markers give
+// every partial manifest of the CRD, before +kubebuilder:metadata.
+func (c *CRD) derivedAnnotations() map[string]string {
+	out := map[string]string{}
+	if c.Approved != "" {
+		out[manifest.ApprovedAnnotation] = c.Approved
+	}
+	if c.FilePattern.CVORunLevel != "" {
+		out[manifest.FilenameRunLevelAnnotation] = c.FilePattern.CVORunLevel
+	}
+	if c.FilePattern.OperatorName != "" {
+		out[manifest.FilenameOperatorAnnotation] = c.FilePattern.OperatorName
+	}
+	if c.FilePattern.OperatorOrdering != "" {
+		out[manifest.FilenameOrderingAnnotation] = c.FilePattern.OperatorOrdering
+	}
+	if c.Capability != "" {
+		out[manifest.CapabilityAnnotation] = c.Capability
+	}
+	return out
+}
+
+// Annotations returns the annotations of every partial manifest of the
+// CRD except the gate annotations: the derived ones, then the
+// +kubebuilder:metadata ones, which win.
+func (c *CRD) Annotations() map[string]string {
+	out := c.derivedAnnotations()
+	for k, v := range c.MetadataAnnotations {
+		out[k] = v
+	}
+	return out
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// lineOf is the line of pos, for messages that point at another marker.
+func (r *run) lineOf(pos token.Pos) string {
+	f, l := r.position(pos)
+	return fmt.Sprintf("%s:%d", f, l)
+}
