@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"golang.org/x/tools/go/packages"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
