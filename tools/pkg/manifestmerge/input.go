@@ -195,6 +195,18 @@ func (r *inputReader) readManifest(path, crdName string) *partialManifest {
 	check("apiVersion", crdAPIVersion)
 	check("kind", crdKind)
 	meta, _ := obj["metadata"].(map[string]any)
+	for _, field := range []string{"annotations", "labels"} {
+		values, _ := meta[field].(map[string]any)
+		for _, key := range sortedKeys(values) {
+			if _, ok := values[key].(string); !ok {
+				r.problems.Add(diag.Errorf(file, 0, "metadata."+field+"."+key, "is %s, not a string; quote the value", valueText(values[key])))
+				bad = true
+			}
+		}
+	}
+	if bad {
+		return nil
+	}
 	if name, ok := meta["name"]; ok && name != crdName {
 		r.problems.Add(diag.Errorf(file, 0, "metadata.name", "is %q but the manifest is in the directory of CRD %s", stringOf(name), crdName))
 		bad = true
@@ -296,6 +308,14 @@ func stringOf(v any) string {
 	}
 	if s, ok := v.(string); ok {
 		return s
+	}
+	return fmt.Sprint(v)
+}
+
+// valueText renders a YAML value in a message.
+func valueText(v any) string {
+	if v == nil {
+		return "null"
 	}
 	return fmt.Sprint(v)
 }
