@@ -82,8 +82,13 @@ func (w *walker) walkRoot(idx *pkgIndex, spec *ast.TypeSpec) {
 func (w *walker) walkType(t types.Type, s site, root bool) {
 	switch t := t.(type) {
 	case *types.Alias:
+		if t.Obj().Pkg() == nil { // any
+			w.walkType(t.Rhs(), s, false)
+			return
+		}
 		key := "=" + types.TypeString(t, nil)
 		if w.visited[key] {
+			w.recheck(t, s)
 			return
 		}
 		w.visited[key] = true
@@ -95,6 +100,7 @@ func (w *walker) walkType(t types.Type, s site, root bool) {
 		}
 		key := types.TypeString(t, nil)
 		if w.visited[key] {
+			w.recheck(t, s)
 			return
 		}
 		w.visited[key] = true
@@ -117,19 +123,42 @@ func (w *walker) walkType(t types.Type, s site, root bool) {
 		w.walkType(t.Elem(), s, false)
 	case *types.Struct:
 		w.walkStruct(t, strings.TrimPrefix(s.name, "type "))
-	case *types.Array:
-		w.unsupported(s, "arrays are not supported in CRD types; use a slice")
-	case *types.Chan:
-		w.unsupported(s, "channels cannot be part of a CRD type")
-	case *types.Signature:
-		w.unsupported(s, "functions cannot be part of a CRD type")
-	case *types.Interface:
-		w.unsupported(s, "interfaces other than runtime.Object are not supported in CRD types")
-	case *types.TypeParam:
-		w.unsupported(s, "type parameters are not supported in CRD types")
 	default:
-		w.unsupported(s, "this kind of type is not supported in CRD types")
+		w.unsupported(s, unsupportedReason(t))
 	}
+}
+
+// recheck reports a field whose already visited named type cannot be
+// part of a CRD type at all, so that every such field is named, not only
+// the first one.
+func (w *walker) recheck(t types.Type, s site) {
+	under := types.Unalias(t).Underlying()
+	if _, ok := under.(*types.Interface); ok {
+		if n, isNamed := types.Unalias(t).(*types.Named); isNamed && isRuntimeObject(n) {
+			return
+		}
+	}
+	switch under.(type) {
+	case *types.Array, *types.Chan, *types.Signature, *types.Interface:
+		w.unsupported(s, unsupportedReason(under))
+	}
+}
+
+// unsupportedReason says why a type the walk cannot enter is rejected.
+func unsupportedReason(t types.Type) string {
+	switch t.(type) {
+	case *types.Array:
+		return "arrays are not supported in CRD types; use a slice"
+	case *types.Chan:
+		return "channels cannot be part of a CRD type"
+	case *types.Signature:
+		return "functions cannot be part of a CRD type"
+	case *types.Interface:
+		return "interfaces other than runtime.Object are not supported in CRD types"
+	case *types.TypeParam:
+		return "type parameters are not supported in CRD types"
+	}
+	return "this kind of type is not supported in CRD types"
 }
 
 // walkStruct visits every serialised field of st. Fields without a json
@@ -166,7 +195,7 @@ func (w *walker) unsupported(s site, why string) {
 // unresolved reports a field whose type did not type-check, with the
 // compiler's messages for that line when there are any.
 func (w *walker) unresolved(s site) {
-	why := "its type cannot be resolved"
+	why := "the type of this field cannot be resolved"
 	if s.pkg != nil {
 		if lp := w.r.u.Package(s.pkg.Path()); lp != nil && w.r.fset != nil {
 			p := w.r.fset.Position(s.pos)
@@ -175,7 +204,8 @@ func (w *walker) unresolved(s site) {
 			}
 		}
 	}
-	w.unsupported(s, why)
+	file, line := w.r.position(s.pos)
+	w.r.problems.Add(diag.Errorf(file, line, s.name, "%s (reached from %s)", why, strings.Join(w.path, ".")))
 }
 
 // indexFor returns the index of the package declaring an object, or nil

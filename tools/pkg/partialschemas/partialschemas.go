@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -343,7 +344,7 @@ func typeErrorsAt(pkg *loader.Package, file string, line int) []string {
 		if e.Kind != packages.TypeError {
 			continue
 		}
-		if d := goload.ErrorDiagnostic(e); d.File == file && d.Line == line {
+		if d := goload.ErrorDiagnostic(e); d.File == file && d.Line == line && !slices.Contains(out, e.Msg) {
 			out = append(out, e.Msg)
 		}
 	}

@@ -1,0 +1,15 @@
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Thing is a root type.
+// +kubebuilder:object:root=true
+// +kubebuilder:resource:path=things,scope=Cluster
+// +kubebuilder:printcolumn:name=Age,type=date,JSONPath=.metadata.creationTimestamp,priority=high
+type Thing struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// +openshift:enable:FeatureGate=A,B
+	Value string `json:"value"`
+}

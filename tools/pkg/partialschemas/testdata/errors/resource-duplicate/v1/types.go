@@ -1,0 +1,12 @@
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Thing is a root type.
+// +kubebuilder:object:root=true
+// +kubebuilder:resource:path=things,scope=Cluster
+// +kubebuilder:resource:path=others,scope=Cluster
+type Thing struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+}

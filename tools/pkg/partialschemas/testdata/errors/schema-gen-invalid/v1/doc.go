@@ -1,0 +1,3 @@
+// +groupName=schema-gen-invalid.example.io
+// +openshift:featuregated-schema-gen=yes
+package v1
