@@ -69,6 +69,7 @@ require (
 tool sigs.k8s.io/controller-tools/cmd/controller-gen
 
 require (
+	github.com/gatedcrd/gatedcrd v0.0.0-00010101000000-000000000000
 	k8s.io/apiextensions-apiserver v0.37.0
 	k8s.io/apimachinery v0.37.0
 )

@@ -42,7 +42,6 @@ type StableConfigType struct {
 // +openshift:validation:FeatureGateAwareXValidation:featureGate=Example,rule="has(oldSelf.coolNewField) ? has(self.coolNewField) : true",message="coolNewField cannot be removed once set"
 // +openshift:validation:FeatureGateAwareXValidation:featureGate=Example,rule="!has(self.coolNewField) || self.coolNewField != self.stableField",message="coolNewField must differ from stableField"
 // +openshift:validation:FeatureGateAwareXValidation:requiredFeatureGate=Example;Example2,rule="has(oldSelf.stableField) ? has(self.stableField) : true",message="stableField cannot be removed once set while both Example and Example2 are enabled"
-// +kubebuilder:validation:XValidation:rule="!has(self.replicas) || self.replicas <= 10",message="replicas must be at most 10"
 type StableConfigTypeSpec struct {
 	// immutableField must be set on creation and can never change.
 	// +required
@@ -95,6 +94,7 @@ type StableConfigTypeSpec struct {
 	// replicas is the desired number of replicas, exposed through the scale
 	// subresource that a manual override adds to the generated CRD.
 	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=10
 	// +optional
 	Replicas *int32 `json:"replicas,omitempty"`
 

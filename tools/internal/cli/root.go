@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"errors"
+	goflag "flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+	"k8s.io/klog/v2"
+)
+
+// options are the flags shared by every sub-command.
+type options struct {
+	baseDir       string
+	groupVersions []string
+	verify        bool
+	quiet         bool
+	payloadDir    string
+	requiredFS    []string
+	strict        bool
+	statsFile     string
+	stderr        io.Writer
+}
+
+// NewRootCommand builds the codegen command tree.
+func NewRootCommand(version string) *cobra.Command {
+	opts := &options{stderr: os.Stderr}
+	root := &cobra.Command{
+		Use:   "codegen",
+		Short: "Generate FeatureGate-aware CustomResourceDefinition manifests from Go API types",
+		Long: `codegen turns annotated Go API types into CustomResourceDefinition manifests,
+one per ClusterProfile and FeatureSet combination that differs.
+
+Run without a sub-command it runs every CRD stage, like crd-manifests.`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return run(opts, allStages)
+		},
+	}
+	root.SetVersionTemplate("codegen {{.Version}}\n")
+	pf := root.PersistentFlags()
+	pf.StringVar(&opts.baseDir, "base-dir", ".", "directory to search for API group-versions; relative paths in other flags are resolved against it")
+	pf.StringSliceVar(&opts.groupVersions, "api-group-versions", nil, "only process these <group>/<version> entries (comma-separated or repeated)")
+	pf.BoolVar(&opts.verify, "verify", false, "compute everything, write nothing, and fail if any file would change")
+	pf.BoolVarP(&opts.quiet, "quiet", "q", false, "print only errors")
+	pf.StringVar(&opts.statsFile, "stats", "", "write a JSON account of the run (stage timings, counts) to this file")
+	pf.BoolVar(&opts.strict, "strict-markers", true, "treat unknown or misspelled +openshift:/+kubebuilder: markers and unknown FeatureGate names as errors (false: report them as warnings)")
+	pf.StringVar(&opts.payloadDir, "manifest-merge:payload-manifest-path", "payload-manifests/featuregates", "directory of payload FeatureGate manifests read by the merge stage (relative to --base-dir)")
+
+	klogFlags := goflag.NewFlagSet("klog", goflag.ContinueOnError)
+	klog.InitFlags(klogFlags)
+	pf.AddGoFlag(klogFlags.Lookup("v"))
+
+	root.AddCommand(
+		stageCommand(opts, "empty-partial-schemas", "Write one partial CRD manifest per CRD and FeatureGate (stage 1)", stagePartial),
+		schemapatchCommand(opts),
+		stageCommand(opts, "crd-manifest-merge", "Merge partial manifests into one CRD per ClusterProfile and FeatureSet (stage 3)", stageMerge),
+		stageCommand(opts, "crd-manifests", "Run all three CRD stages in one process, loading Go packages once", allStages),
+		featuresetMarkdownCommand(opts),
+	)
+	return root
+}
+
+func stageCommand(opts *options, use, short string, stages stageSet) *cobra.Command {
+	return &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return run(opts, stages)
+		},
+	}
+}
+
+func schemapatchCommand(opts *options) *cobra.Command {
+	cmd := stageCommand(opts, "schemapatch", "Fill each partial manifest's schema from the Go types for its FeatureGates (stage 2)", stageSchema)
+	cmd.Flags().StringSliceVar(&opts.requiredFS, "required-feature-sets", nil, "legacy FeatureSet mode; not supported (accepted so old scripts get a clear error)")
+	return cmd
+}
+
+// Main runs the command and returns the process exit status.
+func Main(version string, args []string) int {
+	cmd := NewRootCommand(version)
+	cmd.SetArgs(args)
+	err := cmd.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintln(os.Stderr, ee.msg)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(os.Stderr, "error: %v\n", err)
+	fmt.Fprintln(os.Stderr, "run 'codegen --help' for usage")
+	return ExitUsage
+}

@@ -1,0 +1,279 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"k8s.io/klog/v2"
+
+	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifestmerge"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/partialschemas"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/schemapatch"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/strictmarkers"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
+)
+
+// stageSet selects the CRD stages a command runs.
+type stageSet uint8
+
+const (
+	stagePartial stageSet = 1 << iota
+	stageSchema
+	stageMerge
+	allStages = stagePartial | stageSchema | stageMerge
+)
+
+// runState is what one invocation accumulates.
+type runState struct {
+	opts     *options
+	disc     *discovery.Result
+	tree     *tree.Tree
+	problems *diag.List
+	timings  []string
+	stats    runStats
+}
+
+func (s *runState) timed(name string, fn func() error) error {
+	start := time.Now()
+	err := fn()
+	d := time.Since(start)
+	s.timings = append(s.timings, fmt.Sprintf("%s %s", name, d.Round(time.Millisecond)))
+	s.stats.addStage(name, d)
+	return err
+}
+
+func (s *runState) progress(format string, args ...any) {
+	if !s.opts.quiet {
+		fmt.Fprintf(s.opts.stderr, format+"\n", args...)
+	}
+}
+
+// run executes the selected stages and commits or verifies the result.
+func run(opts *options, stages stageSet) error {
+	if len(opts.requiredFS) > 0 {
+		return &exitError{code: ExitUsage, msg: "error: --required-feature-sets selects the legacy FeatureSet mode, which gatedcrd does not implement (see SPEC 4.6); gate fields with +openshift:enable:FeatureGate instead"}
+	}
+	start := time.Now()
+	s := &runState{opts: opts, tree: tree.New(), problems: &diag.List{}}
+
+	var disc *discovery.Result
+	err := s.timed("discovery", func() error {
+		var probs *diag.List
+		var err error
+		disc, probs, err = discovery.Discover(opts.baseDir, opts.groupVersions)
+		if probs != nil {
+			s.problems.Add(probs.Items()...)
+		}
+		return err
+	})
+	if err != nil {
+		return s.fail(err)
+	}
+	s.disc = disc
+	versions := disc.Versions()
+	s.progress("codegen: %d API group(s), %d group-version(s) under %s", len(disc.Groups), len(versions), opts.baseDir)
+
+	var universe *goload.Universe
+	if stages&(stagePartial|stageSchema) != 0 && len(versions) > 0 {
+		err := s.timed("load", func() error {
+			var paths []string
+			for _, v := range versions {
+				paths = append(paths, v.ImportPath)
+			}
+			var err error
+			loadsBefore := goload.LoadCount()
+			universe, err = goload.Load(disc.BaseDir, paths)
+			s.stats.PackageLoads = goload.LoadCount() - loadsBefore
+			return err
+		})
+		if err != nil {
+			return s.fail(fmt.Errorf("loading Go packages: %w", err))
+		}
+	}
+
+	if universe != nil {
+		s.timed("strict-markers", func() error {
+			s.checkMarkers(universe)
+			return nil
+		})
+		if s.problems.HasErrors() {
+			return s.fail(nil)
+		}
+	}
+
+	if stages&stagePartial != 0 {
+		err := s.timed("empty-partial-schemas", func() error {
+			res, err := partialschemas.Run(partialschemas.Input{Discovery: disc, Universe: universe, Tree: s.tree, Problems: s.problems})
+			if err == nil && res != nil {
+				klog.V(1).Infof("empty-partial-schemas: %+v", res)
+			}
+			return err
+		})
+		if err != nil || s.problems.HasErrors() {
+			return s.fail(err)
+		}
+	}
+	if stages&stageSchema != 0 {
+		err := s.timed("schemapatch", func() error {
+			res, err := schemapatch.Run(schemapatch.Input{Discovery: disc, Universe: universe, Tree: s.tree, Problems: s.problems})
+			if err == nil && res != nil {
+				klog.V(1).Infof("schemapatch: %+v", res)
+			}
+			return err
+		})
+		if err != nil || s.problems.HasErrors() {
+			return s.fail(err)
+		}
+	}
+	if stages&stageMerge != 0 {
+		err := s.timed("crd-manifest-merge", func() error {
+			gates, err := readPayload(disc, opts.payloadDir)
+			if err != nil {
+				return err
+			}
+			res, err := manifestmerge.Run(manifestmerge.Input{Discovery: disc, Tree: s.tree, Problems: s.problems, FeatureGates: gates})
+			if err == nil && res != nil {
+				klog.V(1).Infof("crd-manifest-merge: %+v", res)
+			}
+			return err
+		})
+		if err != nil || s.problems.HasErrors() {
+			return s.fail(err)
+		}
+	}
+	s.printWarnings()
+	return s.finish(start)
+}
+
+// checkMarkers runs the strict marker check. Without --strict-markers its
+// findings are warnings. Gate names are checked against the payload
+// FeatureGate directory when it can be read.
+func (s *runState) checkMarkers(u *goload.Universe) {
+	in := strictmarkers.Input{Universe: u, PayloadDir: s.opts.payloadDir}
+	dir := resolve(s.disc.BaseDir, s.opts.payloadDir)
+	if d, err := payload.ReadDir(dir); err == nil {
+		for _, g := range d.Gates() {
+			in.KnownGates = append(in.KnownGates, string(g))
+		}
+	} else {
+		s.problems.Add(diag.Warningf(dir, 0, "", "cannot check FeatureGate names in markers: %v", err))
+	}
+	found := &diag.List{}
+	strictmarkers.Check(in, found)
+	if !s.opts.strict {
+		found.Demote()
+	}
+	s.problems.Add(found.Items()...)
+}
+
+// readPayload reads the payload FeatureGate directory for the merge stage.
+// A relative path is resolved against the base directory.
+func readPayload(disc *discovery.Result, dir string) ([]manifestmerge.FeatureGateFile, error) {
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(disc.BaseDir, dir)
+	}
+	d, err := payload.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	var out []manifestmerge.FeatureGateFile
+	for _, m := range d.Manifests {
+		f := manifestmerge.FeatureGateFile{
+			Path:              filepath.Join(dir, m.FileName),
+			ProfileAnnotation: m.ClusterProfile.AnnotationKey(),
+			FeatureSet:        string(m.FeatureSet),
+			Versions:          m.Versions,
+		}
+		for _, g := range m.Enabled {
+			f.Enabled = append(f.Enabled, string(g))
+		}
+		for _, g := range m.Disabled {
+			f.Disabled = append(f.Disabled, string(g))
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// fail reports the problems collected so far (and err) and returns the exit
+// status for bad input. Nothing has been written at this point.
+func (s *runState) fail(err error) error {
+	if err != nil {
+		s.problems.AddError(err)
+	}
+	s.printDiagnostics()
+	n := 0
+	for _, d := range s.problems.Items() {
+		if d.Severity == diag.Error {
+			n++
+		}
+	}
+	return &exitError{code: ExitInput, msg: fmt.Sprintf("codegen: %d error(s); nothing was written", n)}
+}
+
+func (s *runState) printDiagnostics() {
+	for _, d := range s.problems.Items() {
+		if d.Severity == diag.Warning && s.opts.quiet {
+			continue
+		}
+		fmt.Fprintf(s.opts.stderr, "%s: %s\n", d.Severity, s.relative(d))
+	}
+}
+
+func (s *runState) printWarnings() {
+	for _, d := range s.problems.Items() {
+		if d.Severity == diag.Warning && !s.opts.quiet {
+			fmt.Fprintf(s.opts.stderr, "warning: %s\n", s.relative(d))
+		}
+	}
+}
+
+// relative renders a diagnostic with its file relative to the base dir.
+func (s *runState) relative(d diag.Diagnostic) string {
+	if s.disc != nil && filepath.IsAbs(d.File) {
+		d.File = tree.Rel(s.disc.BaseDir, d.File)
+	}
+	return d.String()
+}
+
+// finish commits the tree, or with --verify reports what would change.
+func (s *runState) finish(start time.Time) error {
+	changes, stats, err := s.tree.Changes()
+	if err != nil {
+		return &exitError{code: ExitIO, msg: fmt.Sprintf("error: %v", err)}
+	}
+	base := s.disc.BaseDir
+	s.stats.setFiles(stats)
+	if s.opts.verify {
+		if err := s.stats.write(s.opts.statsFile, time.Since(start)); err != nil {
+			return &exitError{code: ExitIO, msg: fmt.Sprintf("error: writing --stats: %v", err)}
+		}
+		if len(changes) > 0 {
+			fmt.Fprint(s.opts.stderr, tree.Describe(changes, base))
+			return &exitError{code: ExitStale, msg: fmt.Sprintf("codegen --verify: %d file(s) out of date; run the generator (e.g. make update-codegen-crds) and commit the result", len(changes))}
+		}
+		s.progress("codegen --verify: %d file(s) checked, all up to date (%s; total %s)",
+			stats.Unchanged, strings.Join(s.timings, ", "), time.Since(start).Round(time.Millisecond))
+		return nil
+	}
+	commitStart := time.Now()
+	if _, err := s.tree.Commit(); err != nil {
+		return &exitError{code: ExitIO, msg: fmt.Sprintf("error: writing output: %v", err)}
+	}
+	s.stats.addStage("commit", time.Since(commitStart))
+	if err := s.stats.write(s.opts.statsFile, time.Since(start)); err != nil {
+		return &exitError{code: ExitIO, msg: fmt.Sprintf("error: writing --stats: %v", err)}
+	}
+	for _, c := range changes {
+		klog.V(1).Infof("%s %s", c.Kind, tree.Rel(base, c.Path))
+	}
+	s.progress("codegen: %d file(s) written, %d unchanged, %d removed (%s; total %s)",
+		stats.Written, stats.Unchanged, stats.Removed, strings.Join(s.timings, ", "), time.Since(start).Round(time.Millisecond))
+	return nil
+}
