@@ -39,6 +39,8 @@ type generation struct {
 	// markerErrors is set when a marker problem was found while building the
 	// views of this generation.
 	markerErrors bool
+	// hasFailed caches failed(), computed by settle.
+	hasFailed, settled bool
 }
 
 // kindSchema is the generated schema of one kind type in one gate set.
@@ -252,19 +254,26 @@ func (g *generation) schemaFor(id crd.TypeIdent) *kindSchema {
 	return s
 }
 
-// failed reports whether anything this generation depends on reported an
-// error: a marker problem in its views, or an error recorded on a package it
-// indexed (controller-tools records marker syntax errors, type errors and
-// schema errors there). Decided after every generation ran, it does not
-// depend on the order of generations.
-func (g *generation) failed() bool {
-	if g.markerErrors {
-		return true
-	}
+// settle decides, once every generation ran, whether anything this
+// generation depends on reported an error: a marker problem found in its
+// views or while applying its markers, or an error recorded on a package it
+// indexed (controller-tools records marker syntax errors and schema errors
+// there, including those found by other generations, so the decision does
+// not depend on the order of generations).
+func (g *generation) settle() {
+	g.settled = true
+	g.hasFailed = g.markerErrors
 	for _, pkg := range g.indexed {
 		if len(reportable(pkg)) > 0 {
-			return true
+			g.hasFailed = true
 		}
 	}
-	return false
+}
+
+// failed reports the decision of settle.
+func (g *generation) failed() bool {
+	if !g.settled {
+		g.settle()
+	}
+	return g.hasFailed
 }

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -361,33 +364,83 @@ func (s *stage) match(gen *generation, m *crdManifest) {
 }
 
 // write applies the schemas (SPEC 4.4) and records every manifest whose
-// bytes change in the Tree.
+// bytes change in the Tree. Serialisation, the costly part, runs in
+// parallel: manifests are independent and the shared schema maps are only
+// read. Results are recorded in path order.
 func (s *stage) write(gens []*generation) {
-	for _, m := range s.manifests {
-		if m.broken {
-			continue
+	type output struct {
+		data    []byte
+		problem *diag.Diagnostic
+		skip    bool
+	}
+	outs := make([]output, len(s.manifests))
+	render := func(i int) {
+		m := s.manifests[i]
+		if m.broken || (len(m.schemas) > 0 && m.gen.failed()) {
+			outs[i].skip = true
+			return
 		}
-		if len(m.schemas) == 0 {
-			s.res.Unmatched++
-		} else {
-			if m.gen.failed() {
-				continue
-			}
+		if len(m.schemas) > 0 {
 			if err := setSchemas(m.obj, m.schemas); err != nil {
-				s.sink.add(diag.Errorf(s.sink.rel(m.path), 0, "spec", "%v", err))
-				continue
+				d := diag.Errorf(s.sink.rel(m.path), 0, "spec", "%v", err)
+				outs[i].problem = &d
+				return
 			}
 		}
-		out, err := manifest.Marshal(m.obj)
+		data, err := manifest.Marshal(m.obj)
 		if err != nil {
-			s.sink.add(diag.Errorf(s.sink.rel(m.path), 0, "", "cannot serialise: %v", err))
-			continue
+			d := diag.Errorf(s.sink.rel(m.path), 0, "", "cannot serialise: %v", err)
+			outs[i].problem = &d
+			return
 		}
-		if !bytes.Equal(out, m.data) {
-			s.in.Tree.WriteFile(m.path, out)
-			s.res.Updated++
+		outs[i].data = data
+	}
+	// failed() reads loader state: settle it before going parallel.
+	for _, g := range gens {
+		g.settle()
+	}
+	parallel(len(s.manifests), render)
+
+	for i, m := range s.manifests {
+		o := outs[i]
+		switch {
+		case o.skip:
+		case o.problem != nil:
+			s.sink.add(*o.problem)
+		default:
+			if len(m.schemas) == 0 {
+				s.res.Unmatched++
+			}
+			if !bytes.Equal(o.data, m.data) {
+				s.in.Tree.WriteFile(m.path, o.data)
+				s.res.Updated++
+			}
 		}
 	}
+}
+
+// parallel calls fn(0..n-1) from GOMAXPROCS goroutines and waits.
+func parallel(n int, fn func(i int)) {
+	workers := runtime.GOMAXPROCS(0)
+	if workers > n {
+		workers = n
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // setSchemas writes schemas (by version name) into a CRD manifest: versions
