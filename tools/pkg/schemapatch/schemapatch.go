@@ -145,6 +145,10 @@ func (s *stage) selectManifests() {
 		if g.Config.SchemaPatch.Disabled {
 			continue
 		}
+		if len(g.Config.SchemaPatch.RequiredFeatureSets) > 0 {
+			s.sink.add(diag.Warningf(s.sink.rel(g.ConfigFile), 0, "schemapatch.requiredFeatureSets",
+				"only selects manifests in the legacy FeatureSet mode, which is not implemented; ignored (schemas follow the %s<Gate> annotations)", manifest.FeatureGateAnnotationPrefix))
+		}
 		var pkgs []*loader.Package
 		for _, v := range g.Versions {
 			pkg := s.in.Universe.Package(v.ImportPath)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
@@ -299,6 +300,25 @@ func TestOneLoadWhateverTheGateSets(t *testing.T) {
 	}
 }
 
+// TestLegacyFeatureSetConfigIsIgnored: schemapatch.requiredFeatureSets
+// only matters to the legacy FeatureSet mode; it is reported and ignored.
+func TestLegacyFeatureSetConfigIsIgnored(t *testing.T) {
+	base := prepare(t, "gates")
+	if err := os.WriteFile(filepath.Join(base, "widgets", ".codegen.yaml"), []byte("schemapatch:\n  requiredFeatureSets:\n  - TechPreviewNoUpgrade\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l := load(t, base)
+	res, list, _ := l.run(t)
+	problems := problemStrings(list)
+	want := "warning: widgets/.codegen.yaml: schemapatch.requiredFeatureSets: only selects manifests in the legacy FeatureSet mode"
+	if len(problems) != 1 || !strings.HasPrefix(problems[0], want) {
+		t.Fatalf("problems = %q, want one starting with %q", problems, want)
+	}
+	if res.Updated != 7 {
+		t.Errorf("updated %d manifests, want 7", res.Updated)
+	}
+}
+
 // TestDisabledGroup: a group whose .codegen.yaml disables schemapatch is
 // left alone.
 func TestDisabledGroup(t *testing.T) {
@@ -313,5 +333,65 @@ func TestDisabledGroup(t *testing.T) {
 	}
 	if changes, _, _ := tr.Changes(); len(changes) != 0 {
 		t.Errorf("changes = %v", changes)
+	}
+}
+
+// TestSameOutputWithFilter: a kind using a type of another API group gets
+// the same schema whether or not --api-group-versions selects that group
+// (the other group's package is then only reached as an import).
+func TestSameOutputWithFilter(t *testing.T) {
+	files := thingsAPI(`
+type ThingSpec struct {
+	// part comes from another API group.
+	// +optional
+	Part other.Part `+"`json:\"part,omitempty\"`"+`
+}
+`, []string{""}, []string{"Example"})
+	files["things/v1/types.go"] = strings.Replace(files["things/v1/types.go"],
+		`import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"`,
+		"import (\n\tmetav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n\tother \"FIXTURE/others/v1\"\n)", 1)
+	files["others/v1/doc.go"] = "// +groupName=others.example.io\npackage v1\n"
+	files["others/v1/register.go"] = strings.Replace(files["things/v1/register.go"], thingsGroup, "others.example.io", 1)
+	files["others/v1/types.go"] = `package v1
+
+// Part is a piece of another group's API.
+type Part struct {
+	// size is always there.
+	// +optional
+	Size int32 ` + "`json:\"size,omitempty\"`" + `
+
+	// shiny needs the Example gate.
+	// +openshift:enable:FeatureGate=Example
+	// +optional
+	Shiny bool ` + "`json:\"shiny,omitempty\"`" + `
+}
+`
+	base := write(t, files)
+	outputs := map[string]map[string]string{}
+	for _, filter := range [][]string{nil, {thingsGroup + "/v1"}} {
+		disc, problems, err := discovery.Discover(base, filter)
+		if err != nil || problems.HasErrors() {
+			t.Fatalf("discovery with filter %v: %v %v", filter, err, problems.Err())
+		}
+		var paths []string
+		for _, v := range disc.Versions() {
+			paths = append(paths, v.ImportPath)
+		}
+		u, err := goload.Load(disc.ModuleDir, paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := &loaded{base: base, discovery: disc, universe: u}
+		_, tr := l.mustRun(t)
+		outputs[strings.Join(filter, ",")] = yamlFiles(t, tr, filepath.Join(base, "things"))
+	}
+	all, filtered := outputs[""], outputs[thingsGroup+"/v1"]
+	if !reflect.DeepEqual(all, filtered) {
+		t.Fatal("the things manifests differ with and without the filter")
+	}
+	ungated := all["v1/zz_generated.featuregated-crd-manifests/things.things.example.io/AAA_ungated.yaml"]
+	gated := all["v1/zz_generated.featuregated-crd-manifests/things.things.example.io/Example.yaml"]
+	if strings.Contains(ungated, "shiny") || !strings.Contains(gated, "shiny") {
+		t.Errorf("the gated field of the other group's type is not gated:\nungated:\n%s\nExample:\n%s", ungated, gated)
 	}
 }
