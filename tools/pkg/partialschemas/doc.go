@@ -47,9 +47,9 @@
 // gate entry. The CRD's entries are de-duplicated and sorted byte-wise; the
 // root type's own +openshift:enable:FeatureGate values are its top-level
 // gates. The CRD gets AAA_ungated.yaml unless it has top-level gates, and
-// <entry>.yaml per entry, each carrying feature-gate.release.openshift.io/
-// <gate>: "true" for every gate of its entry (the bare prefix for the
-// ungated file). Entries equal up to order (A+B, B+A) and entries of a
+// <entry>.yaml per entry, each carrying the annotation
+// feature-gate.release.openshift.io/<gate>: "true" for every gate of its
+// entry (the bare prefix for the ungated file). Entries equal up to order (A+B, B+A) and entries of a
 // type-gated CRD that do not carry a top-level gate are warned about.
 //
 // # Writing
@@ -68,5 +68,35 @@
 //
 // A CRD with an error gets no writes; a version with an error gets no
 // summary and no stale-directory cleanup. Every problem goes to the run's
-// diag.List with file, line, marker and what is wrong.
+// diag.List with file, line, marker and what is wrong; Run itself only
+// fails when its input is incomplete.
+//
+// # Result
+//
+// Run returns, per processed version, the CRDs found (name, kind, plural,
+// scope, sorted gate entries, top-level gates) and their partial manifests
+// (path, gate names, whether the file was written or left alone), plus the
+// versions it skipped and why. The progress report prints it; stage 2 can
+// take the manifests to complete from it instead of listing directories.
+//
+// # Choices where the specification leaves room
+//
+//   - Markers parse with controller-tools' grammar, not the reference's
+//     splitter: list values use ';' (or {a,b}), so categories=a;b gives two
+//     categories (the summary's Category joins them with ';', which is the
+//     raw value for the usual single category); an invalid printcolumn
+//     priority or "+openshift:enable:FeatureGate=A,B" is an error instead
+//     of 0 or two gates.
+//   - +openshift:featuregated-schema-gen accepts only true.
+//   - Scope must be Cluster or Namespaced; the plural must be a lower-case
+//     DNS label and the group a DNS subdomain (both become path elements).
+//   - Gate names must match [A-Za-z0-9][A-Za-z0-9_.-]*: they become file
+//     names and annotation keys, and '+' separates the gates of an entry.
+//   - Top-level gates are sorted like the gate list.
+//   - A +kubebuilder:metadata annotation may not use the
+//     feature-gate.release.openshift.io/ prefix, and one that overrides a
+//     derived annotation with another value is warned about.
+//   - Loose files directly in zz_generated.featuregated-crd-manifests/ are
+//     warned about and left alone; an emptied manifests directory is left
+//     in place.
 package partialschemas

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"go/ast"
 	"go/token"
+	"path/filepath"
 	"strings"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
@@ -155,7 +156,7 @@ func commentAt(pkg *loader.Package, pos token.Pos) string {
 
 func pkgDir(pkg *loader.Package) string {
 	if len(pkg.GoFiles) > 0 {
-		return dirOf(pkg.GoFiles[0])
+		return filepath.Dir(pkg.GoFiles[0])
 	}
 	return pkg.PkgPath
 }

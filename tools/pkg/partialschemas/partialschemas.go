@@ -320,8 +320,6 @@ func (r *run) position(pos token.Pos) (string, int) {
 	return r.rel(p.Filename), p.Line
 }
 
-func dirOf(file string) string { return filepath.Dir(file) }
-
 // loadErrors returns the errors of pkg other than type errors. Type errors
 // are expected: the shared TypeChecker only checks what CRD types
 // reference, so e.g. a GroupVersion variable using an unchecked import does

@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -277,16 +276,8 @@ func (c *CRD) Annotations() map[string]string {
 	return out
 }
 
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// lineOf is the line of pos, for messages that point at another marker.
+// lineOf renders pos as file:line, for messages that point at another
+// marker.
 func (r *run) lineOf(pos token.Pos) string {
 	f, l := r.position(pos)
 	return fmt.Sprintf("%s:%d", f, l)
