@@ -342,3 +342,25 @@ type ThingSpec struct {
 		t.Fatalf("problems = %q, want one starting with %q", problems, want)
 	}
 }
+
+// TestRunInputs: missing inputs are an error, and without a Problems list
+// the problems found come back as Run's error.
+func TestRunInputs(t *testing.T) {
+	if _, err := Run(Input{}); err == nil {
+		t.Error("Run without inputs must fail")
+	}
+	files := thingsAPI(`
+type ThingSpec struct {
+	// a is of a type that does not exist.
+	A Missing `+"`json:\"a\"`"+`
+}
+`, []string{""})
+	l := load(t, write(t, files))
+	res, err := Run(Input{Discovery: l.discovery, Universe: l.universe, Tree: tree.New()})
+	if err == nil || !strings.Contains(err.Error(), "things/v1/types.go:17: unknown type Missing") {
+		t.Fatalf("err = %v, want the unknown type", err)
+	}
+	if res == nil || res.Manifests != 1 {
+		t.Fatalf("result = %+v, want one manifest processed", res)
+	}
+}
