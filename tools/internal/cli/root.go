@@ -24,9 +24,10 @@ type options struct {
 	stderr        io.Writer
 }
 
-// NewRootCommand builds the codegen command tree.
-func NewRootCommand(version string) *cobra.Command {
-	opts := &options{stderr: os.Stderr}
+// NewRootCommand builds the codegen command tree; progress, diagnostics
+// and reports go to stderr.
+func NewRootCommand(version string, stderr io.Writer) *cobra.Command {
+	opts := &options{stderr: stderr}
 	root := &cobra.Command{
 		Use:   "codegen",
 		Short: "Generate FeatureGate-aware CustomResourceDefinition manifests from Go API types",
@@ -62,6 +63,7 @@ Run without a sub-command it runs every CRD stage, like crd-manifests.`,
 		stageCommand(opts, "crd-manifest-merge", "Merge partial manifests into one CRD per ClusterProfile and FeatureSet (stage 3)", stageMerge),
 		stageCommand(opts, "crd-manifests", "Run all three CRD stages in one process, loading Go packages once", allStages),
 		featuresetMarkdownCommand(opts),
+		testSuitesCommand(opts),
 	)
 	return root
 }
@@ -83,10 +85,19 @@ func schemapatchCommand(opts *options) *cobra.Command {
 	return cmd
 }
 
-// Main runs the command and returns the process exit status.
+// Main runs the command with the process's arguments and returns its exit
+// status.
 func Main(version string, args []string) int {
-	cmd := NewRootCommand(version)
+	return Run(version, args, os.Stdout, os.Stderr)
+}
+
+// Run runs the command with args and returns its exit status; tests call
+// it in-process.
+func Run(version string, args []string, stdout, stderr io.Writer) int {
+	cmd := NewRootCommand(version, stderr)
 	cmd.SetArgs(args)
+	cmd.SetOut(stdout)
+	cmd.SetErr(stderr)
 	err := cmd.Execute()
 	if err == nil {
 		return ExitOK
@@ -94,11 +105,11 @@ func Main(version string, args []string) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintln(os.Stderr, ee.msg)
+			fmt.Fprintln(stderr, ee.msg)
 		}
 		return ee.code
 	}
-	fmt.Fprintf(os.Stderr, "error: %v\n", err)
-	fmt.Fprintln(os.Stderr, "run 'codegen --help' for usage")
+	fmt.Fprintf(stderr, "error: %v\n", err)
+	fmt.Fprintln(stderr, "run 'codegen --help' for usage")
 	return ExitUsage
 }

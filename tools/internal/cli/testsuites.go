@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/testsuites"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
+)
+
+// testSuitesCommand checks that every partial manifest has an API test
+// suite (writing stubs for missing ones) and that merged CRDs carry their
+// approval annotation.
+func testSuitesCommand(opts *options) *cobra.Command {
+	var suffixes []string
+	cmd := &cobra.Command{
+		Use:   "test-suites",
+		Short: "Write a stub API test suite for every partial manifest that has none (with --verify: fail naming them)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			disc, probs, err := discovery.Discover(opts.baseDir, opts.groupVersions)
+			if err != nil {
+				return inputError(opts, probs, err)
+			}
+			t := tree.New()
+			problems := &diag.List{}
+			res, err := testsuites.Run(testsuites.Input{Discovery: disc, Tree: t, Problems: problems, ApprovalSuffixes: suffixes})
+			if err != nil || problems.HasErrors() {
+				return inputError(opts, problems, err)
+			}
+			if opts.verify {
+				if len(res.Missing) > 0 {
+					var names []string
+					for _, m := range res.Missing {
+						names = append(names, tree.Rel(disc.BaseDir, m))
+					}
+					return &exitError{code: ExitStale, msg: fmt.Sprintf("codegen --verify: %d partial manifest(s) have no API test suite; add them (codegen test-suites writes stubs):\n  %s",
+						len(names), strings.Join(names, "\n  "))}
+				}
+				return nil
+			}
+			if _, err := t.Commit(); err != nil {
+				return &exitError{code: ExitIO, msg: fmt.Sprintf("error: %v", err)}
+			}
+			for _, m := range res.Missing {
+				fmt.Fprintf(opts.stderr, "wrote stub %s\n", tree.Rel(disc.BaseDir, m))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringSliceVar(&suffixes, "approval-suffixes", []string{".openshift.io"}, "CRD name suffixes whose merged manifests must carry api-approved.openshift.io")
+	return cmd
+}
+
+// inputError prints diagnostics and returns the bad-input exit status.
+func inputError(opts *options, problems *diag.List, err error) error {
+	if problems == nil {
+		problems = &diag.List{}
+	}
+	if err != nil {
+		problems.AddError(err)
+	}
+	for _, d := range problems.Items() {
+		fmt.Fprintf(opts.stderr, "%s: %s\n", d.Severity, d)
+	}
+	return &exitError{code: ExitInput, msg: "codegen: errors found; nothing was written"}
+}

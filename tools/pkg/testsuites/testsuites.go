@@ -1,0 +1,167 @@
+package testsuites
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
+)
+
+const (
+	partialDir = "zz_generated.featuregated-crd-manifests"
+	mergedDir  = "zz_generated.crd-manifests"
+	testsDir   = "tests"
+)
+
+// Input is what Run needs.
+type Input struct {
+	Discovery *discovery.Result
+	Tree      *tree.Tree
+	Problems  *diag.List
+	// ApprovalSuffixes are CRD name suffixes that require the
+	// api-approved.openshift.io annotation on merged manifests.
+	ApprovalSuffixes []string
+}
+
+// Result counts what Run found.
+type Result struct {
+	PartialManifests int
+	// Missing are the suite files that had to be stubbed, sorted.
+	Missing []string
+}
+
+// Run writes a stub suite (into the tree) for every partial manifest
+// without one, and reports merged manifests missing their approval
+// annotation.
+func Run(in Input) (*Result, error) {
+	res := &Result{}
+	for _, v := range in.Discovery.Versions() {
+		crds, err := listDirs(in.Tree, filepath.Join(v.Dir, partialDir))
+		if err != nil {
+			return nil, err
+		}
+		for _, crd := range crds {
+			entries, err := in.Tree.ReadDir(filepath.Join(v.Dir, partialDir, crd))
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range entries {
+				if e.IsDir || !strings.HasSuffix(e.Name, ".yaml") {
+					continue
+				}
+				res.PartialManifests++
+				suite := filepath.Join(v.Dir, testsDir, crd, e.Name)
+				if _, isFile := in.Tree.Stat(suite); isFile {
+					continue
+				}
+				stub, err := stubFor(in.Tree, filepath.Join(v.Dir, partialDir, crd, e.Name), crd, v.DirName())
+				if err != nil {
+					in.Problems.AddError(err)
+					continue
+				}
+				in.Tree.WriteFile(suite, stub)
+				res.Missing = append(res.Missing, suite)
+			}
+		}
+		checkApproval(in, filepath.Join(v.Dir, mergedDir))
+	}
+	sort.Strings(res.Missing)
+	return res, nil
+}
+
+func listDirs(t *tree.Tree, dir string) ([]string, error) {
+	entries, err := t.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir {
+			out = append(out, e.Name)
+		}
+	}
+	return out, nil
+}
+
+// stubFor renders a minimal suite for one partial manifest: the gates from
+// its file name and one create test of a minimal object, which the author
+// turns into real tests.
+func stubFor(t *tree.Tree, partial, crdName, version string) ([]byte, error) {
+	data, err := t.ReadFile(partial)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := manifest.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", partial, err)
+	}
+	spec, _ := obj["spec"].(map[string]any)
+	group, _ := spec["group"].(string)
+	names, _ := spec["names"].(map[string]any)
+	kind, _ := names["kind"].(string)
+	if group == "" || kind == "" {
+		return nil, fmt.Errorf("%s: cannot write a test suite stub: spec.group or spec.names.kind is missing", partial)
+	}
+	base := strings.TrimSuffix(filepath.Base(partial), ".yaml")
+	var b strings.Builder
+	b.WriteString("apiVersion: apiextensions.k8s.io/v1 # suites carry no kind, so CRD stages skip them\n")
+	fmt.Fprintf(&b, "name: %q\n", kind)
+	fmt.Fprintf(&b, "crdName: %s\n", crdName)
+	if base != "AAA_ungated" {
+		b.WriteString("featureGates:\n")
+		for _, g := range strings.Split(base, "+") {
+			fmt.Fprintf(&b, "- %s\n", g)
+		}
+	}
+	object := fmt.Sprintf("apiVersion: %s/%s\n        kind: %s\n        spec: {}\n", group, version, kind)
+	b.WriteString("tests:\n  onCreate:\n")
+	fmt.Fprintf(&b, "  - name: Should be able to create a minimal %s\n", kind)
+	fmt.Fprintf(&b, "    initial: |\n        %s", object)
+	fmt.Fprintf(&b, "    expected: |\n        %s", object)
+	return []byte(b.String()), nil
+}
+
+// checkApproval reports merged manifests that need the approval annotation.
+func checkApproval(in Input, dir string) {
+	entries, err := in.Tree.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.IsDir || !strings.HasSuffix(e.Name, ".crd.yaml") {
+			continue
+		}
+		path := filepath.Join(dir, e.Name)
+		data, err := in.Tree.ReadFile(path)
+		if err != nil {
+			in.Problems.AddError(err)
+			continue
+		}
+		obj, err := manifest.Parse(data)
+		if err != nil {
+			in.Problems.Add(diag.Errorf(path, 0, "", "invalid YAML: %v", err))
+			continue
+		}
+		meta, _ := obj["metadata"].(map[string]any)
+		name, _ := meta["name"].(string)
+		annotations, _ := meta["annotations"].(map[string]any)
+		for _, suffix := range in.ApprovalSuffixes {
+			if strings.HasSuffix(name, suffix) {
+				if v, _ := annotations[manifest.ApprovedAnnotation].(string); v == "" {
+					in.Problems.Add(diag.Errorf(path, 0, name, "CRDs named *%s must carry the %s annotation (add +openshift:api-approved.openshift.io=<url> to the type)", suffix, manifest.ApprovedAnnotation))
+				}
+				break
+			}
+		}
+	}
+}
