@@ -32,11 +32,11 @@ metadata:
 func TestStubsForMissingSuites(t *testing.T) {
 	crd := "v1/zz_generated.featuregated-crd-manifests/widgets.example.openshift.io/"
 	dir := testtree.Write(t, map[string]string{
-		crd + "AAA_ungated.yaml":                        partial,
-		crd + "A.yaml":                                  partial,
-		crd + "A+B.yaml":                                partial,
-		"v1/tests/widgets.example.openshift.io/A.yaml":  "exists\n",
-		"v1/tests/widgets.example.openshift.io/-A.yaml": "extra suites are fine\n",
+		crd + "AAA_ungated.yaml": partial,
+		crd + "A.yaml":           partial,
+		crd + "A+B.yaml":         partial,
+		"v1/tests/widgets.example.openshift.io/A.yaml":   "exists\n",
+		"v1/tests/widgets.example.openshift.io/-A.yaml":  "extra suites are fine\n",
 		"v1/zz_generated.crd-manifests/widgets.crd.yaml": merged,
 	})
 	disc := &discovery.Result{BaseDir: dir, Groups: []*discovery.Group{{
