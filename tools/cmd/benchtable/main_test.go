@@ -84,7 +84,7 @@ func TestReportAllRuns(t *testing.T) {
 	out := runFake(t, "ok")
 	for _, want := range []string{
 		"| update (cold) | 0 |", "| update (warm) | 0 |", "| verify | 0 |", "| update apps.example.io/v1 | 0 |",
-		"brand-new-stage s", "| 1.50 |", "| 0.38 |", "| 42 |", "7 / – / –", "– / –",
+		"brand-new-stage s", "| 1.50 |", "| 0.38 |", "| 42 |", "7 / – / –", "– / –", "| 42 | – / – |",
 		"| update wall time | update (cold) | ≤ 10 s |", "| single group-version wall time | update apps.example.io/v1 | ≤ 2 s |",
 	} {
 		if !strings.Contains(out, want) {

@@ -57,7 +57,7 @@ func renderReport(bin, tree string, results []result, notes []string) string {
 	for _, e := range extra {
 		header = append(header, e+" s")
 	}
-	header = append(header, "packages loaded", "schemas generated", "merges / tuples", "files written / unchanged / removed")
+	header = append(header, "packages loaded", "CRDs / partial manifests", "schemas generated", "merges / tuples", "files written / unchanged / removed")
 	row(&b, header)
 	sep := make([]string, len(header))
 	for i := range sep {
@@ -79,6 +79,7 @@ func renderReport(bin, tree string, results []result, notes []string) string {
 		}
 		cells = append(cells,
 			intCell(s.PackagesLoaded),
+			intCell(s.CRDs)+" / "+intCell(s.PartialManifests),
 			intCell(s.SchemasGenerated),
 			intCell(s.MergesComputed)+" / "+intCell(s.Tuples),
 			intCell(s.FilesWritten)+" / "+intCell(s.FilesUnchanged)+" / "+intCell(s.FilesRemoved))

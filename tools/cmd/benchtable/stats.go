@@ -14,6 +14,8 @@ type stats struct {
 		Seconds *float64 `json:"seconds"`
 	} `json:"stages"`
 	PackagesLoaded   *int     `json:"packagesLoaded"`
+	CRDs             *int     `json:"crds"`
+	PartialManifests *int     `json:"partialManifests"`
 	SchemasGenerated *int     `json:"schemasGenerated"`
 	GateSets         *int     `json:"gateSets"`
 	MergesComputed   *int     `json:"mergesComputed"`

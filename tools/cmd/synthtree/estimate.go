@@ -1,0 +1,328 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gatedcrd/gatedcrd/features/featuregate"
+)
+
+// counts describe a generated tree. They are measured on the plan's type
+// declarations (not taken from the targets), so a test can compare them.
+type counts struct {
+	Groups            int
+	GroupVersions     int
+	CRDs              int
+	TypeGated         int
+	Gates             int // declared in the payload
+	GatesUsed         int // named by at least one marker
+	GatedFields       int // fields with +openshift:enable:FeatureGate
+	DoubleGated       int // ... with two of them
+	Enums             int // named string types with FeatureGateAwareEnum
+	PointerEnums      int // ... reached through a pointer field
+	RequiredPairs     int // FeatureGateAwareXValidation with requiredFeatureGate=A;B
+	GatedXValidations int
+	GatedMaxItems     int // fields with FeatureGateAwareMaxItems
+	Overrides         int
+	CrossPackageRefs  int // fields whose type is declared in another package
+	PartialManifests  int // stage 1 files expected
+	MergedFiles       int // stage 3 files expected (estimate)
+	PayloadFiles      int
+	GoFiles           int
+}
+
+func (c counts) String() string {
+	return fmt.Sprintf(`%d groups, %d group-versions, %d CRDs (%d gated as a whole)
+%d FeatureGates in %d payload manifests, %d of them named by markers
+%d gated fields (%d behind two gates), %d FeatureGateAware enums (%d reached through a pointer)
+%d requiredFeatureGate pairs, %d FeatureGateAwareXValidation markers, %d fields with FeatureGateAwareMaxItems
+%d cross-package field references, %d manual overrides, %d Go files
+expected: %d partial manifests, about %d merged CRD manifests`,
+		c.Groups, c.GroupVersions, c.CRDs, c.TypeGated,
+		c.Gates, c.PayloadFiles, c.GatesUsed,
+		c.GatedFields, c.DoubleGated, c.Enums, c.PointerEnums,
+		c.RequiredPairs, c.GatedXValidations, c.GatedMaxItems,
+		c.CrossPackageRefs, c.Overrides, c.GoFiles,
+		c.PartialManifests, c.MergedFiles)
+}
+
+// allTypes returns every declared type once.
+func (p *plan) allTypes() []*typeDecl {
+	out := slices.Clone(p.Shared)
+	for _, gv := range p.GVs {
+		out = append(out, gv.Shared...)
+		for _, c := range gv.CRDs {
+			out = append(out, c.Types...)
+		}
+	}
+	return out
+}
+
+func hasPrefix(markers []string, prefix string) int {
+	n := 0
+	for _, m := range markers {
+		if strings.HasPrefix(m, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+func (p *plan) count() (counts, error) {
+	c := counts{Groups: len(p.Groups), GroupVersions: len(p.GVs), CRDs: len(p.CRDs), Gates: len(p.Gates)}
+	used := map[string]bool{}
+	enumTypes := map[*typeDecl]bool{}
+	c.GoFiles = 1
+	for _, gv := range p.GVs {
+		c.GoFiles += 2 + len(gv.CRDs)
+		if len(gv.Shared) > 0 {
+			c.GoFiles++
+		}
+	}
+	for _, t := range p.allTypes() {
+		for _, r := range gateRefs(t.Markers) {
+			for _, g := range strings.Split(r, "+") {
+				used[g] = true
+			}
+		}
+		if n := hasPrefix(t.Markers, mEnum); n > 0 {
+			c.Enums++
+			enumTypes[t] = true
+		}
+		for _, m := range t.Markers {
+			if strings.HasPrefix(m, mXVal) {
+				c.GatedXValidations++
+				if strings.Contains(m, "requiredFeatureGate=") {
+					c.RequiredPairs++
+				}
+			}
+		}
+		for _, f := range t.Fields {
+			for _, r := range gateRefs(f.Markers) {
+				for _, g := range strings.Split(r, "+") {
+					used[g] = true
+				}
+			}
+			switch hasPrefix(f.Markers, mEnable) {
+			case 0:
+			case 1:
+				c.GatedFields++
+			default:
+				c.GatedFields++
+				c.DoubleGated++
+			}
+			if hasPrefix(f.Markers, mMaxItems) > 0 {
+				c.GatedMaxItems++
+			}
+			if f.Type.Named != nil && f.Type.Named.Pkg != t.Pkg || strings.HasPrefix(f.Type.Builtin, plainRefPk+".") {
+				c.CrossPackageRefs++
+			}
+		}
+	}
+	for _, t := range p.allTypes() {
+		for _, f := range t.Fields {
+			if f.Type.Ptr && enumTypes[f.Type.Named] {
+				c.PointerEnums++
+			}
+		}
+	}
+	c.GatesUsed = len(used)
+	for _, cr := range p.CRDs {
+		if cr.Cat == catTypeGated {
+			c.TypeGated++
+		}
+		if cr.Override != nil {
+			c.Overrides++
+		}
+	}
+	reg, err := p.registry()
+	if err != nil {
+		return c, err
+	}
+	pf, err := p.payloadFiles()
+	if err != nil {
+		return c, err
+	}
+	c.PayloadFiles = len(pf)
+	for _, cr := range p.CRDs {
+		entries, top := cr.gateEntries()
+		if len(top) == 0 {
+			c.PartialManifests++
+		}
+		c.PartialManifests += len(entries)
+		c.MergedFiles += estimateMerged(reg, cr, entries, top)
+	}
+	return c, nil
+}
+
+// gateEntries walks the CRD's types as stage 1 does (SPEC 3.4) and returns
+// the sorted gate entries and the root type's own gates.
+func (c *crd) gateEntries() (entries, top []string) {
+	root := c.Types[0]
+	seen := map[*typeDecl]bool{}
+	set := map[string]bool{}
+	var walk func(t *typeDecl)
+	walk = func(t *typeDecl) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		for _, r := range gateRefs(t.Markers) {
+			set[r] = true
+		}
+		for _, f := range t.Fields {
+			for _, r := range gateRefs(f.Markers) {
+				set[r] = true
+			}
+			walk(f.Type.Named)
+		}
+	}
+	walk(root)
+	for _, m := range root.Markers {
+		if v, ok := strings.CutPrefix(m, mEnable); ok {
+			top = append(top, v)
+		}
+	}
+	for e := range set {
+		entries = append(entries, e)
+	}
+	slices.Sort(entries)
+	return entries, top
+}
+
+// record is one tuple's outcome in the merge stage, with the merged content
+// stood in for by the list of manifests that were pertinent.
+type record struct {
+	data     string
+	versions []int
+	profiles []string
+	sets     []string
+}
+
+// estimateMerged predicts how many files stage 3 writes for one CRD by
+// running the serialisation decision of SPEC 5.8 on the sets of pertinent
+// manifests instead of merged objects. Two tuples with the same pertinent
+// set merge to the same CRD; the converse holds for the content this
+// generator writes (every gate adds something), so the count is exact
+// unless stage 3 differs from the spec.
+func estimateMerged(reg *featuregate.Registry, c *crd, entries, top []string) int {
+	var recs []record
+	profiles := featuregate.ClusterProfiles()
+	sets := []featuregate.FeatureSetName{featuregate.CustomNoUpgrade}
+	sets = append(sets, featuregate.FixedFeatureSets()...)
+	versions := reg.Versions()
+	for _, v := range versions {
+		for _, prof := range profiles {
+			for _, fs := range sets {
+				enabled := map[string]bool{}
+				if fs != featuregate.CustomNoUpgrade {
+					for _, g := range reg.FeatureSets(v, prof, fs).Enabled {
+						enabled[string(g)] = true
+					}
+				}
+				ok := func(entry string) bool {
+					if fs == featuregate.CustomNoUpgrade {
+						return true
+					}
+					for _, g := range strings.Split(entry, "+") {
+						if !enabled[g] {
+							return false
+						}
+					}
+					return true
+				}
+				var pertinent []string
+				if len(top) == 0 {
+					pertinent = append(pertinent, "AAA_ungated")
+				}
+				for _, e := range entries {
+					if ok(e) {
+						pertinent = append(pertinent, e)
+					}
+				}
+				if len(pertinent) == 0 {
+					continue
+				}
+				if c.Override != nil && (!c.Override.ProfileOnly || prof == featuregate.SelfManagedHA) {
+					pertinent = append(pertinent, "override:"+c.Override.FileName)
+				}
+				recs = append(recs, record{
+					data: strings.Join(pertinent, ","), versions: []int{v},
+					profiles: []string{string(prof)}, sets: []string{string(fs)},
+				})
+			}
+		}
+	}
+	if len(recs) == 0 {
+		return 0
+	}
+	key := func(parts ...any) string { return fmt.Sprint(parts...) }
+	// 1. versions, 2. feature sets, 3. profiles.
+	recs = collapse(recs, func(r record) string { return key(r.sets, r.profiles, r.data) },
+		func(dst *record, src record) { dst.versions = union(dst.versions, src.versions) })
+	recs = collapse(recs, func(r record) string { return key(r.profiles, r.versions, r.data) },
+		func(dst *record, src record) { dst.sets = union(dst.sets, src.sets) })
+	recs = collapse(recs, func(r record) string { return key(r.sets, r.versions, r.data) },
+		func(dst *record, src record) { dst.profiles = union(dst.profiles, src.profiles) })
+
+	var knownFS, knownP []string
+	knownFSOf := map[string][]string{}
+	for _, r := range recs {
+		knownFS = union(knownFS, r.sets)
+		knownP = union(knownP, r.profiles)
+		for _, p := range r.profiles {
+			knownFSOf[p] = union(knownFSOf[p], r.sets)
+		}
+	}
+	n := 0
+	for _, r := range recs {
+		fsSame := slices.Equal(r.sets, knownFS)
+		pSame := slices.Equal(r.profiles, knownP)
+		if !pSame {
+			fsSame = true
+			for _, p := range r.profiles {
+				if !slices.Equal(r.sets, knownFSOf[p]) {
+					fsSame = false
+				}
+			}
+		}
+		switch {
+		case fsSame && pSame:
+			n++
+		case fsSame:
+			n += len(r.profiles)
+		case pSame:
+			n += len(r.sets)
+		default:
+			n += len(r.profiles) * len(r.sets)
+		}
+	}
+	return n
+}
+
+func collapse(recs []record, key func(record) string, merge func(*record, record)) []record {
+	var out []record
+	index := map[string]int{}
+	for _, r := range recs {
+		k := key(r)
+		if i, ok := index[k]; ok {
+			merge(&out[i], r)
+			continue
+		}
+		index[k] = len(out)
+		out = append(out, r)
+	}
+	return out
+}
+
+func union[T int | string](a, b []T) []T {
+	out := slices.Clone(a)
+	for _, x := range b {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
