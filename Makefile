@@ -12,7 +12,7 @@ CODEGEN_FLAGS := --base-dir . $(if $(API_GROUP_VERSIONS),--api-group-versions $(
 
 .PHONY: all update verify test bench build \
 	update-deepcopy update-payload-featuregates update-codegen-crds \
-	verify-payload-featuregates verify-codegen-crds verify-gofmt \
+	verify-payload-featuregates verify-codegen-crds verify-gofmt verify-test-suites update-test-suite-stubs \
 	test-root test-tools test-apitest $(CODEGEN) $(CONTROLLER_GEN)
 
 all: update
@@ -41,7 +41,7 @@ update-codegen-crds: update-payload-featuregates $(CODEGEN)
 	$(CODEGEN) crd-manifests $(CODEGEN_FLAGS)
 
 ## verify: fail if any generated file is stale; writes nothing
-verify: verify-gofmt verify-payload-featuregates verify-codegen-crds
+verify: verify-gofmt verify-payload-featuregates verify-codegen-crds verify-test-suites
 
 verify-gofmt:
 	hack/verify-gofmt.sh
@@ -51,6 +51,14 @@ verify-payload-featuregates:
 
 verify-codegen-crds: $(CODEGEN)
 	$(CODEGEN) crd-manifests --verify $(CODEGEN_FLAGS)
+
+## verify-test-suites: every partial manifest has an API test suite of the same name
+verify-test-suites: $(CODEGEN)
+	$(CODEGEN) test-suites --verify $(CODEGEN_FLAGS)
+
+## update-test-suite-stubs: write a starting-point suite for each partial manifest without one
+update-test-suite-stubs: $(CODEGEN)
+	$(CODEGEN) test-suites $(CODEGEN_FLAGS)
 
 ## test: every Go test of every module
 test: test-root test-tools test-apitest
