@@ -146,11 +146,18 @@ func sortedImports(p *loader.Package) []*loader.Package {
 	return out
 }
 
-// Diagnostics converts errors recorded on pkg (from loading, type checking
-// or marker parsing) into positioned diagnostics.
+// Diagnostics converts errors recorded on pkg (from loading or marker
+// parsing) into positioned diagnostics. Type errors are left out: the shared
+// TypeChecker checks declarations only, so bodies referring to unchecked
+// imports produce spurious errors (controller-gen ignores them the same
+// way); a real type error in an API type surfaces as an unknown type when
+// its schema is generated.
 func Diagnostics(pkg *loader.Package) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	for _, e := range pkg.Errors {
+		if e.Kind == packages.TypeError {
+			continue
+		}
 		out = append(out, ErrorDiagnostic(e))
 	}
 	return out
@@ -161,6 +168,11 @@ func Diagnostics(pkg *loader.Package) []diag.Diagnostic {
 func ErrorDiagnostic(e packages.Error) diag.Diagnostic {
 	d := diag.Diagnostic{Severity: diag.Error, Message: e.Msg}
 	if e.Pos == "" || e.Pos == "-" {
+		return d
+	}
+	if pkgPath, ok := strings.CutSuffix(e.Pos, ":-"); ok {
+		// go/packages uses "<package>:-" when no position is known.
+		d.Subject = pkgPath
 		return d
 	}
 	parts := strings.Split(e.Pos, ":")

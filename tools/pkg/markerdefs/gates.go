@@ -2,6 +2,7 @@ package markerdefs
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -32,8 +33,11 @@ func (s GateSet) Sorted() []string {
 	return out
 }
 
-// Key renders the set as a stable string, usable as a map key.
-func (s GateSet) Key() string { return strings.Join(s.Sorted(), "+") }
+// Key renders the set as a stable string, usable as a map key. The empty
+// set and the ungated set {""} have different keys.
+func (s GateSet) Key() string {
+	return strconv.Itoa(len(s)) + ":" + strings.Join(s.Sorted(), "+")
+}
 
 // Condition is the gate part shared by the three FeatureGate-aware markers.
 type Condition struct {
