@@ -55,88 +55,95 @@ type crdInputs struct {
 	overrides         []*partialManifest
 }
 
-// inputReader reads the manifests of a version directory through the tree.
+// reporter adds diagnostics to the run's list for one unit of work (a
+// version directory, a CRD) and remembers whether one was an error, so
+// the unit knows it failed without inspecting the shared list.
+type reporter struct {
+	list   *diag.List
+	failed bool
+}
+
+func (r *reporter) add(d diag.Diagnostic) {
+	if d.Severity == diag.Error {
+		r.failed = true
+	}
+	r.list.Add(d)
+}
+
+func (r *reporter) addError(err error) {
+	r.failed = true
+	r.list.AddError(err)
+}
+
+// inputReader reads manifests through the tree.
 type inputReader struct {
-	tree     *tree.Tree
-	base     string
-	crdType  typed.ParseableType
-	problems *diag.List
+	tree    *tree.Tree
+	base    string
+	crdType typed.ParseableType
 }
 
 func (r *inputReader) rel(p string) string { return tree.Rel(r.base, p) }
 
-// subdirs lists the sub-directories of dir. Plain files are passed to
-// onFile. A missing directory yields nothing.
-func (r *inputReader) subdirs(dir string, onFile func(name string)) []string {
+// list lists dir; a missing directory yields nothing.
+func (r *inputReader) list(dir string, rep *reporter) []tree.Entry {
 	entries, err := r.tree.ReadDir(dir)
 	if err != nil {
 		if isDir, _ := r.tree.Stat(dir); isDir {
-			r.problems.Add(diag.Errorf(r.rel(dir), 0, "", "cannot list directory: %v", err))
+			rep.add(diag.Errorf(r.rel(dir), 0, "", "cannot list directory: %v", err))
 		}
 		return nil
 	}
-	var out []string
-	for _, e := range entries {
-		if e.IsDir {
-			out = append(out, e.Name)
-		} else if onFile != nil {
-			onFile(e.Name)
-		}
-	}
-	return out
+	return entries
 }
 
-// readVersionDir reads every CRD of the featuregated directory of a
-// version directory, with its overrides. ok is false when any manifest of
-// the directory has an error.
-func (r *inputReader) readVersionDir(versionDir string) (crds []*crdInputs, ok bool) {
-	before := countErrors(r.problems)
+// crdsOf lists the CRDs of a version directory: the sub-directories of its
+// featuregated directory (plain files there are ignored). Override
+// directories and files that match no CRD are reported.
+func (r *inputReader) crdsOf(versionDir string, rep *reporter) []*crdInputs {
 	gatedDir := filepath.Join(versionDir, FeatureGatedDirName)
 	overridesDir := filepath.Join(versionDir, OverridesDirName)
-	names := r.subdirs(gatedDir, nil)
-	overrideNames := r.subdirs(overridesDir, func(name string) {
-		r.problems.Add(diag.Warningf(r.rel(filepath.Join(overridesDir, name)), 0, "", "ignored: overrides belong in a directory named after their CRD"))
-	})
+	var crds []*crdInputs
 	known := map[string]bool{}
-	for _, name := range names {
-		known[name] = true
-		crd := &crdInputs{name: name, dir: filepath.Join(gatedDir, name), overridesDir: filepath.Join(overridesDir, name)}
-		crd.generated = r.readCRDDir(crd.dir, name)
-		crd.overrides = r.readCRDDir(crd.overridesDir, name)
-		if len(crd.generated) == 0 && countErrors(r.problems) == before {
-			r.problems.Add(diag.Warningf(r.rel(filepath.Join(gatedDir, name)), 0, "", "contains no manifest; no CRD is produced"))
-		}
-		crds = append(crds, crd)
-	}
-	for _, name := range overrideNames {
-		if !known[name] {
-			r.problems.Add(diag.Warningf(r.rel(filepath.Join(overridesDir, name)), 0, "",
-				"ignored: there is no %s/%s directory, so no CRD named %s is generated", FeatureGatedDirName, name, name))
+	for _, e := range r.list(gatedDir, rep) {
+		if e.IsDir {
+			known[e.Name] = true
+			crds = append(crds, &crdInputs{name: e.Name, dir: filepath.Join(gatedDir, e.Name), overridesDir: filepath.Join(overridesDir, e.Name)})
 		}
 	}
-	return crds, countErrors(r.problems) == before
+	for _, e := range r.list(overridesDir, rep) {
+		p := r.rel(filepath.Join(overridesDir, e.Name))
+		switch {
+		case !e.IsDir:
+			rep.add(diag.Warningf(p, 0, "", "ignored: overrides belong in a directory named after their CRD"))
+		case !known[e.Name]:
+			rep.add(diag.Warningf(p, 0, "", "ignored: there is no %s/%s directory, so no CRD named %s is generated", FeatureGatedDirName, e.Name, e.Name))
+		}
+	}
+	return crds
+}
+
+// read reads and orders the generated manifests and overrides of a CRD.
+func (r *inputReader) read(c *crdInputs, rep *reporter) {
+	c.generated = r.readCRDDir(c.dir, c.name, rep)
+	c.overrides = r.readCRDDir(c.overridesDir, c.name, rep)
+	if len(c.generated) == 0 && !rep.failed {
+		rep.add(diag.Warningf(r.rel(c.dir), 0, "", "contains no manifest; no CRD is produced"))
+	}
 }
 
 // readCRDDir reads and orders the manifests of one CRD directory. A
 // missing directory yields nothing.
-func (r *inputReader) readCRDDir(dir, crdName string) []*partialManifest {
-	entries, err := r.tree.ReadDir(dir)
-	if err != nil {
-		if isDir, _ := r.tree.Stat(dir); isDir {
-			r.problems.Add(diag.Errorf(r.rel(dir), 0, "", "cannot list directory: %v", err))
-		}
-		return nil
-	}
+func (r *inputReader) readCRDDir(dir, crdName string, rep *reporter) []*partialManifest {
 	var out []*partialManifest
-	for _, e := range entries {
+	for _, e := range r.list(dir, rep) {
 		p := filepath.Join(dir, e.Name)
 		switch {
 		case e.IsDir:
-			r.problems.Add(diag.Errorf(r.rel(p), 0, "", "unexpected directory: a CRD directory holds only .yaml manifests"))
+			rep.add(diag.Errorf(r.rel(p), 0, "", "unexpected directory: a CRD directory holds only .yaml manifests"))
 		case !strings.HasSuffix(e.Name, manifestExt):
-			r.problems.Add(diag.Errorf(r.rel(p), 0, "", "unexpected file: a CRD directory holds only .yaml manifests"))
+			rep.add(diag.Errorf(r.rel(p), 0, "", "unexpected file: a CRD directory holds only .yaml manifests"))
 		default:
-			if m := r.readManifest(p, crdName); m != nil {
+			if m := r.readManifest(p, crdName, rep); m != nil {
 				out = append(out, m)
 			}
 		}
@@ -161,15 +168,15 @@ var yamlLine = regexp.MustCompile(`line (\d+)`)
 
 // readManifest parses and checks one manifest; it reports problems and
 // returns nil when the file cannot take part in a merge.
-func (r *inputReader) readManifest(path, crdName string) *partialManifest {
+func (r *inputReader) readManifest(path, crdName string, rep *reporter) *partialManifest {
 	file := r.rel(path)
 	data, err := r.tree.ReadFile(path)
 	if err != nil {
-		r.problems.Add(diag.Errorf(file, 0, "", "cannot read: %v", err))
+		rep.add(diag.Errorf(file, 0, "", "cannot read: %v", err))
 		return nil
 	}
 	if n := countDocuments(data); n > 1 {
-		r.problems.Add(diag.Errorf(file, 0, "", "holds %d YAML documents; a manifest is exactly one CustomResourceDefinition", n))
+		rep.add(diag.Errorf(file, 0, "", "holds %d YAML documents; a manifest is exactly one CustomResourceDefinition", n))
 		return nil
 	}
 	obj, err := manifest.Parse(data)
@@ -178,17 +185,17 @@ func (r *inputReader) readManifest(path, crdName string) *partialManifest {
 		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
 			line, _ = strconv.Atoi(m[1])
 		}
-		r.problems.Add(diag.Errorf(file, line, "", "invalid YAML: %v", err))
+		rep.add(diag.Errorf(file, line, "", "invalid YAML: %v", err))
 		return nil
 	}
 	if obj == nil {
-		r.problems.Add(diag.Errorf(file, 0, "", "empty manifest"))
+		rep.add(diag.Errorf(file, 0, "", "empty manifest"))
 		return nil
 	}
 	bad := false
 	check := func(key, want string) {
 		if got, _ := obj[key].(string); got != want {
-			r.problems.Add(diag.Errorf(file, 0, key, "is %q, expected %q", stringOf(obj[key]), want))
+			rep.add(diag.Errorf(file, 0, key, "is %q, expected %q", stringOf(obj[key]), want))
 			bad = true
 		}
 	}
@@ -199,7 +206,7 @@ func (r *inputReader) readManifest(path, crdName string) *partialManifest {
 		values, _ := meta[field].(map[string]any)
 		for _, key := range sortedKeys(values) {
 			if _, ok := values[key].(string); !ok {
-				r.problems.Add(diag.Errorf(file, 0, "metadata."+field+"."+key, "is %s, not a string; quote the value", valueText(values[key])))
+				rep.add(diag.Errorf(file, 0, "metadata."+field+"."+key, "is %s, not a string; quote the value", valueText(values[key])))
 				bad = true
 			}
 		}
@@ -208,12 +215,12 @@ func (r *inputReader) readManifest(path, crdName string) *partialManifest {
 		return nil
 	}
 	if name, ok := meta["name"]; ok && name != crdName {
-		r.problems.Add(diag.Errorf(file, 0, "metadata.name", "is %q but the manifest is in the directory of CRD %s", stringOf(name), crdName))
+		rep.add(diag.Errorf(file, 0, "metadata.name", "is %q but the manifest is in the directory of CRD %s", stringOf(name), crdName))
 		bad = true
 	}
 	value, err := r.crdType.FromUnstructured(obj)
 	if err != nil {
-		r.problems.Add(diag.Errorf(file, 0, "", "does not fit the CustomResourceDefinition schema: %v", err))
+		rep.add(diag.Errorf(file, 0, "", "does not fit the CustomResourceDefinition schema: %v", err))
 		return nil
 	}
 	if bad {
@@ -243,14 +250,14 @@ func (r *inputReader) readManifest(path, crdName string) *partialManifest {
 			}
 			p := profileIndex(key)
 			if p < 0 {
-				r.problems.Add(diag.Warningf(file, 0, "metadata.annotations."+key, "unknown cluster profile; known profiles are %s", knownProfiles()))
+				rep.add(diag.Warningf(file, 0, "metadata.annotations."+key, "unknown cluster profile; known profiles are %s", knownProfiles()))
 			} else if val == "true" {
 				m.profiles[p] = true
 			}
 		case key == manifest.MajorVersionAnnotation:
 			versions, err := parseVersionList(val)
 			if err != nil {
-				r.problems.Add(diag.Errorf(file, 0, "metadata.annotations."+key, "%v", err))
+				rep.add(diag.Errorf(file, 0, "metadata.annotations."+key, "%v", err))
 				return nil
 			}
 			m.versions = versions
@@ -318,14 +325,4 @@ func valueText(v any) string {
 		return "null"
 	}
 	return fmt.Sprint(v)
-}
-
-func countErrors(l *diag.List) int {
-	n := 0
-	for _, d := range l.Items() {
-		if d.Severity == diag.Error {
-			n++
-		}
-	}
-	return n
 }

@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
-	"sigs.k8s.io/structured-merge-diff/v6/merge"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
@@ -24,12 +22,10 @@ func startObject() map[string]any {
 	}
 }
 
-// applied is the state after applying a sequence of manifests: the object
-// and who manages which of its fields.
+// applied is the state after applying a sequence of manifests.
 type applied struct {
-	value    *typed.TypedValue
-	managers fieldpath.ManagedFields
-	err      error
+	value *typed.TypedValue
+	err   error
 }
 
 // merger applies sequences of manifests to the start object with
@@ -37,9 +33,20 @@ type applied struct {
 // it computed, so that sequences sharing a prefix (as most do: they all
 // start with the ungated manifest) share its merges, and a sequence seen
 // before costs nothing.
+//
+// Each apply is the structured merge that server-side apply performs
+// (typed.TypedValue.Merge, the first step of merge.Updater.Apply). The
+// rest of Updater.Apply cannot change the object here: with force on,
+// conflicts between managers are overridden instead of failing, and
+// pruning only removes fields the applying manager set in an earlier
+// apply, while every manifest is its own manager and applies once. What
+// remains is managed-fields bookkeeping, which the stage removes from its
+// output anyway, and which costs more than the rest of the stage (Updater
+// reconciles every earlier manager's field set with the schema on every
+// apply). TestMergeMatchesServerSideApply runs the full merge.Updater,
+// one manager per manifest and force on, and expects the same objects.
 type merger struct {
-	updater *merge.Updater
-	start   applied
+	start applied
 	// prefixes maps a key of a manifest sequence (see sequenceKey) to the
 	// state after applying it.
 	prefixes map[string]*applied
@@ -52,25 +59,8 @@ func newMerger(crdType typed.ParseableType) (*merger, error) {
 	if err != nil {
 		return nil, fmt.Errorf("building the start object: %w", err)
 	}
-	return &merger{
-		updater:  (&merge.UpdaterBuilder{Converter: sameVersion{}, ReturnInputOnNoop: true}).BuildUpdater(),
-		start:    applied{value: start, managers: fieldpath.ManagedFields{}},
-		prefixes: map[string]*applied{},
-	}, nil
+	return &merger{start: applied{value: start}, prefixes: map[string]*applied{}}, nil
 }
-
-// sameVersion is the merge.Converter of a merge where every manager uses
-// the same API version, so no conversion is ever needed.
-type sameVersion struct{}
-
-func (sameVersion) Convert(v *typed.TypedValue, version fieldpath.APIVersion) (*typed.TypedValue, error) {
-	if version != crdAPIVersion {
-		return nil, fmt.Errorf("no conversion to %s", version)
-	}
-	return v, nil
-}
-
-func (sameVersion) IsMissingVersionError(error) bool { return false }
 
 // sequenceKey identifies the first n manifests of seq, by their index in
 // the CRD's manifest list.
@@ -85,11 +75,10 @@ func sequenceKey(seq []int, n int) string {
 	return b.String()
 }
 
-// merge applies the manifests seq (indices into ms) in order, each with
-// force as its own field manager, and returns the result. An error names
-// the manifest that could not be applied.
+// merge applies the manifests seq (indices into ms) in order and returns
+// the result. An error names the manifest that could not be applied.
 func (m *merger) merge(ms []*partialManifest, seq []int) (*typed.TypedValue, error) {
-	// Find the longest prefix already computed.
+	// Start from the longest prefix already computed.
 	state, done := &m.start, 0
 	for n := len(seq); n > 0; n-- {
 		if s, ok := m.prefixes[sequenceKey(seq, n)]; ok {
@@ -110,9 +99,9 @@ func (m *merger) apply(state *applied, pm *partialManifest) *applied {
 		return state
 	}
 	m.applies++
-	value, managers, err := m.updater.Apply(state.value, pm.value, crdAPIVersion, state.managers.Copy(), pm.file, true)
+	value, err := state.value.Merge(pm.value)
 	if err != nil {
 		return &applied{err: diag.Errorf(pm.file, 0, "", "cannot apply: %v", err)}
 	}
-	return &applied{value: value, managers: managers}
+	return &applied{value: value}
 }

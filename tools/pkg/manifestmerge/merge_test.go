@@ -1,8 +1,15 @@
 package manifestmerge
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/merge"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 )
@@ -122,13 +129,26 @@ func yamlOf(t *testing.T, v any) string {
 // (SPEC §5.5): union, later scalars win, atomic lists are replaced whole,
 // nothing is ever removed, versions merge by name.
 func TestMergeSemantics(t *testing.T) {
+	for _, c := range mergeCases() {
+		t.Run(c.name, func(t *testing.T) {
+			got := yamlOf(t, lookupPath(mergeAll(t, c.sources...), c.path...))
+			if got != c.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, c.want)
+			}
+		})
+	}
+}
+
+type mergeCase struct {
+	name    string
+	sources []string
+	path    []any
+	want    string
+}
+
+func mergeCases() []mergeCase {
 	specPath := []any{"spec", "versions", 0, "schema", "openAPIV3Schema", "properties", "spec"}
-	cases := []struct {
-		name    string
-		sources []string
-		path    []any
-		want    string
-	}{
+	return []mergeCase{
 		{
 			name: "a later manifest overwrites scalars",
 			sources: []string{
@@ -222,13 +242,86 @@ func TestMergeSemantics(t *testing.T) {
 			want: "a: one\napi.openshift.io/merged-by-featuregates: \"true\"\nb: two\n",
 		},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got := yamlOf(t, lookupPath(mergeAll(t, c.sources...), c.path...))
-			if got != c.want {
-				t.Errorf("got:\n%s\nwant:\n%s", got, c.want)
+}
+
+// sameVersion is the merge.Converter of an apply where every manager uses
+// the same API version.
+type sameVersion struct{}
+
+func (sameVersion) Convert(v *typed.TypedValue, version fieldpath.APIVersion) (*typed.TypedValue, error) {
+	if version != crdAPIVersion {
+		return nil, fmt.Errorf("no conversion to %s", version)
+	}
+	return v, nil
+}
+
+func (sameVersion) IsMissingVersionError(error) bool { return false }
+
+// applyWithUpdater is server-side apply in full: merge.Updater.Apply with
+// one field manager per source, force on, managed fields carried along.
+func applyWithUpdater(t *testing.T, force bool, sources ...string) (map[string]any, error) {
+	t.Helper()
+	ct, err := pipelineCRDType()
+	if err != nil {
+		t.Fatal(err)
+	}
+	updater := (&merge.UpdaterBuilder{Converter: sameVersion{}, ReturnInputOnNoop: true}).BuildUpdater()
+	live, err := ct.FromUnstructured(startObject())
+	if err != nil {
+		t.Fatal(err)
+	}
+	managers := fieldpath.ManagedFields{}
+	for i, src := range sources {
+		name := fmt.Sprintf("m%d.yaml", i)
+		live, managers, err = updater.Apply(live, parsePartial(t, name, src).value, crdAPIVersion, managers, name, force)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(sources) > 0 && len(managers) == 0 {
+		t.Fatal("no field managers recorded")
+	}
+	obj, _ := deepCopy(live.AsValue().Unstructured()).(map[string]any)
+	return obj, nil
+}
+
+// TestMergeMatchesServerSideApply checks the claim merger's documentation
+// makes: the stage's applies give exactly the objects the full
+// server-side-apply machinery gives, one manager per manifest, force on.
+// Without force the same sequences conflict, so the managers are real.
+func TestMergeMatchesServerSideApply(t *testing.T) {
+	sequences := map[string][]string{}
+	for _, c := range mergeCases() {
+		sequences[c.name] = c.sources
+	}
+	if _, err := os.Stat(referenceDir); err == nil {
+		dir := filepath.Join(referenceDir, "example-v1", FeatureGatedDirName, "stableconfigtypes.example.openshift.io")
+		var example []string
+		for _, name := range []string{"AAA_ungated.yaml", "Example.yaml", "Example+Example2.yaml"} {
+			data, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
 			}
-		})
+			example = append(example, string(data))
+			sequences["reference example up to "+name] = append([]string(nil), example...)
+		}
+	}
+	conflicts := 0
+	for _, name := range sortedKeys(sequences) {
+		want, err := applyWithUpdater(t, true, sequences[name]...)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got := mergeAll(t, sequences[name]...)
+		if yamlOf(t, got) != yamlOf(t, want) {
+			t.Errorf("%s: merge differs from server-side apply:\n%s\nwant:\n%s", name, yamlOf(t, got), yamlOf(t, want))
+		}
+		if _, err := applyWithUpdater(t, false, sequences[name]...); err != nil {
+			conflicts++
+		}
+	}
+	if conflicts == 0 {
+		t.Error("no sequence conflicts without force: the field managers are not exercised")
 	}
 }
 

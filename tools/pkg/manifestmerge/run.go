@@ -126,7 +126,7 @@ func Run(in Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	reader := &inputReader{tree: in.Tree, base: in.Discovery.BaseDir, crdType: crdType, problems: problems}
+	reader := &inputReader{tree: in.Tree, base: in.Discovery.BaseDir, crdType: crdType}
 
 	res := &Result{}
 	var jobs []*crdJob
@@ -136,13 +136,16 @@ func Run(in Input) (*Result, error) {
 			continue
 		}
 		for _, v := range g.Versions {
-			if !isDirectory(in.Tree, filepath.Join(v.Dir, FeatureGatedDirName), reader) {
+			vj := &versionJob{group: g, version: v, result: &VersionResult{Group: g.Name, Dir: v.Dir}, rep: &reporter{list: problems}}
+			gatedDir := filepath.Join(v.Dir, FeatureGatedDirName)
+			if isDir, isFile := in.Tree.Stat(gatedDir); !isDir {
+				if isFile {
+					problems.Add(diag.Errorf(reader.rel(gatedDir), 0, "", "is a file; expected a directory of CRD directories"))
+				}
 				continue
 			}
-			crds, ok := reader.readVersionDir(v.Dir)
-			vj := &versionJob{group: g, version: v, result: &VersionResult{Group: g.Name, Dir: v.Dir, Failed: !ok}}
-			for _, c := range crds {
-				j := &crdJob{inputs: c, result: &CRDResult{Name: c.name, Manifests: len(c.generated) + len(c.overrides)}}
+			for _, c := range reader.crdsOf(v.Dir, vj.rep) {
+				j := &crdJob{inputs: c, result: &CRDResult{Name: c.name}, rep: &reporter{list: problems}}
 				vj.crds = append(vj.crds, j)
 				jobs = append(jobs, j)
 			}
@@ -160,15 +163,6 @@ func Run(in Input) (*Result, error) {
 		return res, problems.Err()
 	}
 	return res, nil
-}
-
-// isDirectory reports whether p is a directory; a file there is an error.
-func isDirectory(t *tree.Tree, p string, r *inputReader) bool {
-	isDir, isFile := t.Stat(p)
-	if isFile {
-		r.problems.Add(diag.Errorf(r.rel(p), 0, "", "is a file; expected a directory of CRD directories"))
-	}
-	return isDir
 }
 
 // runJobs runs fn for every job on up to GOMAXPROCS goroutines.
@@ -198,6 +192,8 @@ type versionJob struct {
 	version *discovery.Version
 	crds    []*crdJob
 	result  *VersionResult
+	// rep reports the problems of the directory itself.
+	rep *reporter
 }
 
 // output is one file to write.
@@ -211,7 +207,7 @@ type crdJob struct {
 	inputs  *crdInputs
 	result  *CRDResult
 	outputs []output
-	failed  bool
+	rep     *reporter
 }
 
 // mergedSet is the outcome of merging one distinct ordered set of
@@ -223,17 +219,19 @@ type mergedSet struct {
 	failed  bool
 }
 
-// run merges the CRD for every tuple and decides its files.
+// run reads the CRD's manifests, merges them for every tuple and decides
+// the CRD's files.
 func (j *crdJob) run(crdType typed.ParseableType, pl *payload, r *inputReader) {
-	c := j.inputs
-	crdDir := r.rel(c.dir)
-	if len(c.generated) == 0 {
+	c, rep := j.inputs, j.rep
+	r.read(c, rep)
+	j.result.Manifests = len(c.generated) + len(c.overrides)
+	if rep.failed || len(c.generated) == 0 {
 		return
 	}
+	crdDir := r.rel(c.dir)
 	m, err := newMerger(crdType)
 	if err != nil {
-		r.problems.AddError(err)
-		j.failed = true
+		rep.addError(err)
 		return
 	}
 	all := append(append([]*partialManifest(nil), c.generated...), c.overrides...)
@@ -271,7 +269,7 @@ func (j *crdJob) run(crdType typed.ParseableType, pl *payload, r *inputReader) {
 			sets[k] = s
 			value, err := m.merge(all, seq)
 			if err != nil {
-				r.problems.AddError(err)
+				rep.addError(err)
 				s.failed = true
 			} else {
 				obj, _ := deepCopy(value.AsValue().Unstructured()).(map[string]any)
@@ -279,7 +277,7 @@ func (j *crdJob) run(crdType typed.ParseableType, pl *payload, r *inputReader) {
 				cleanUp(obj)
 				canonical, err := json.Marshal(obj)
 				if err != nil {
-					r.problems.Add(diag.Errorf(crdDir, 0, "", "cannot encode the merged CRD: %v", err))
+					rep.add(diag.Errorf(crdDir, 0, "", "cannot encode the merged CRD: %v", err))
 					s.failed = true
 				} else {
 					id, seen := dataIDs[string(canonical)]
@@ -293,7 +291,6 @@ func (j *crdJob) run(crdType typed.ParseableType, pl *payload, r *inputReader) {
 			}
 		}
 		if s.failed {
-			j.failed = true
 			continue
 		}
 		if first == nil {
@@ -304,15 +301,14 @@ func (j *crdJob) run(crdType typed.ParseableType, pl *payload, r *inputReader) {
 	j.result.InputSets = len(sets)
 	j.result.Applies = m.applies
 	if len(overridesOnly) > 0 && len(c.overrides) > 0 {
-		r.problems.Add(diag.Warningf(r.rel(c.overridesDir), 0, "",
+		rep.add(diag.Warningf(r.rel(c.overridesDir), 0, "",
 			"manual overrides apply to %d tuple(s) where no generated manifest does (first: %s); no CRD is produced for them", len(overridesOnly), overridesOnly[0]))
 	}
-	if j.failed || first == nil {
+	if rep.failed || first == nil {
 		return
 	}
 	if !first.named {
-		r.problems.Add(diag.Errorf(crdDir, 0, "spec.names.plural", "the merged CRD has no plural name, so its output file cannot be named"))
-		j.failed = true
+		rep.add(diag.Errorf(crdDir, 0, "spec.names.plural", "the merged CRD has no plural name, so its output file cannot be named"))
 		return
 	}
 	files := decide(records, pl.versions, pl.featureSets, func(id int) bool {
@@ -324,8 +320,7 @@ func (j *crdJob) run(crdType typed.ParseableType, pl *payload, r *inputReader) {
 		annotate(obj, f)
 		data, err := manifest.Marshal(obj)
 		if err != nil {
-			r.problems.Add(diag.Errorf(crdDir, 0, "", "cannot serialise the merged CRD: %v", err))
-			j.failed = true
+			rep.add(diag.Errorf(crdDir, 0, "", "cannot serialise the merged CRD: %v", err))
 			return
 		}
 		name := first.pattern.name(f.components)
@@ -367,20 +362,19 @@ func annotate(obj map[string]any, f outputFile) {
 // write records the outputs and doc.go of a version directory in the tree
 // and removes stale entries of its output directory (SPEC §5.10, §5.11).
 func (vj *versionJob) write(t *tree.Tree, r *inputReader) {
-	res := vj.result
+	res, rep := vj.result, vj.rep
 	outDir := filepath.Join(vj.version.Dir, OutputDirName)
 	expected := map[string]string{DocFileName: "(doc.go)"}
 	var outputs []output
 	for _, j := range vj.crds {
 		res.CRDs = append(res.CRDs, j.result)
-		if j.failed {
-			res.Failed = true
+		if j.rep.failed {
+			rep.failed = true
 			continue
 		}
 		for _, o := range j.outputs {
 			if other, dup := expected[o.name]; dup {
-				r.problems.Add(diag.Errorf(r.rel(filepath.Join(outDir, o.name)), 0, "", "would be written for both %s and %s", other, j.inputs.name))
-				res.Failed = true
+				rep.add(diag.Errorf(r.rel(filepath.Join(outDir, o.name)), 0, "", "would be written for both %s and %s", other, j.inputs.name))
 				continue
 			}
 			expected[o.name] = j.inputs.name
@@ -389,14 +383,13 @@ func (vj *versionJob) write(t *tree.Tree, r *inputReader) {
 	}
 	pkg, err := packageName(filepath.Base(vj.group.Dir), filepath.Base(vj.version.Dir))
 	if err != nil {
-		r.problems.Add(diag.Errorf(r.rel(vj.version.Dir), 0, "", "%v", err))
-		res.Failed = true
+		rep.add(diag.Errorf(r.rel(vj.version.Dir), 0, "", "%v", err))
 	}
 	if _, isFile := t.Stat(outDir); isFile {
-		r.problems.Add(diag.Errorf(r.rel(outDir), 0, "", "is a file; expected the output directory"))
-		res.Failed = true
+		rep.add(diag.Errorf(r.rel(outDir), 0, "", "is a file; expected the output directory"))
 	}
-	if res.Failed {
+	if rep.failed {
+		res.Failed = true
 		return
 	}
 	for _, o := range outputs {
@@ -410,13 +403,13 @@ func (vj *versionJob) write(t *tree.Tree, r *inputReader) {
 
 	entries, err := t.ReadDir(outDir)
 	if err != nil {
-		r.problems.Add(diag.Errorf(r.rel(outDir), 0, "", "cannot list directory: %v", err))
+		rep.add(diag.Errorf(r.rel(outDir), 0, "", "cannot list directory: %v", err))
 		return
 	}
 	for _, e := range entries {
 		p := filepath.Join(outDir, e.Name)
 		if e.IsDir {
-			r.problems.Add(diag.Errorf(r.rel(p), 0, "", "unexpected directory in the output directory; remove it"))
+			rep.add(diag.Errorf(r.rel(p), 0, "", "unexpected directory in the output directory; remove it"))
 			continue
 		}
 		if _, ok := expected[e.Name]; !ok {

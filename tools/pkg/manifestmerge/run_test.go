@@ -182,3 +182,20 @@ func TestRunWithoutProblemsList(t *testing.T) {
 		t.Error("Run accepted an empty Input")
 	}
 }
+
+// TestLeftoversOfOlderGenerators: creationTimestamp: null and an empty
+// status, as older controller-gen versions wrote them, do not reach the
+// output.
+func TestLeftoversOfOlderGenerators(t *testing.T) {
+	src := strings.Replace(ungatedWidget, "  name: widgets.example.openshift.io\n", "  creationTimestamp: null\n  name: widgets.example.openshift.io\n", 1) +
+		"status:\n  acceptedNames:\n    kind: \"\"\n    plural: \"\"\n  conditions: []\n  storedVersions: []\n"
+	base := testtree.Write(t, map[string]string{widgetsGated + "AAA_ungated.yaml": src})
+	mustRun(t, base, discoveryFor(base, exampleGroup), examplePayload())
+	data, err := os.ReadFile(filepath.Join(base, widgetsOutputs, "widgets.crd.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "creationTimestamp") || strings.Contains(string(data), "status:\n") || strings.Contains(string(data), "storedVersions") {
+		t.Errorf("leftovers in the output:\n%s", data)
+	}
+}
