@@ -76,6 +76,11 @@ func newAPIExtensionsServer(c apiserverConfig) (*extensionsapiserver.CustomResou
 	rec.SecureServing.ServerCert.CertDirectory = c.certDir
 	rec.SecureServing.ServerCert.PairName = "apiserver"
 
+	// Fix the process-wide feature gates and emulated version at their
+	// defaults, as the server command does after parsing its flags.
+	if err := o.ServerRunOptions.ComponentGlobalsRegistry.Set(); err != nil {
+		return nil, fmt.Errorf("setting feature gates and emulated version: %w", err)
+	}
 	if err := o.Complete(); err != nil {
 		return nil, fmt.Errorf("completing API server options: %w", err)
 	}

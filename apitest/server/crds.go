@@ -106,8 +106,20 @@ func Resource(crd *CRD, version string) schema.GroupVersionResource {
 // at once costs the delay once rather than once per CRD.
 //
 // The CRDs must not exist yet: reinstalling a name needs DeleteCRDs first.
-// It returns the CRDs as the server has them, in the order given.
-func (s *Server) InstallCRDs(ctx context.Context, crds ...*CRD) ([]*CRD, error) {
+// It returns the CRDs as the server has them, in the order given. When it
+// fails, it deletes the CRDs it created, so that a batch is installed
+// whole or not at all.
+func (s *Server) InstallCRDs(ctx context.Context, crds ...*CRD) (_ []*CRD, err error) {
+	var created []string
+	defer func() {
+		if err != nil && len(created) > 0 {
+			cleanup, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+			defer cancel()
+			if cleanupErr := s.DeleteCRDs(cleanup, created...); cleanupErr != nil {
+				err = errors.Join(err, fmt.Errorf("removing the partly installed batch: %w", cleanupErr))
+			}
+		}
+	}()
 	for _, crd := range crds {
 		in := crd.DeepCopy()
 		in.ResourceVersion = ""
@@ -116,6 +128,7 @@ func (s *Server) InstallCRDs(ctx context.Context, crds ...*CRD) ([]*CRD, error) 
 		if _, err := s.crds.ApiextensionsV1().CustomResourceDefinitions().Create(ctx, in, metav1.CreateOptions{}); err != nil {
 			return nil, fmt.Errorf("creating CRD %s: %w", crd.Name, err)
 		}
+		created = append(created, crd.Name)
 	}
 	installed, err := s.waitEstablished(ctx, crds)
 	if err != nil {
@@ -220,7 +233,9 @@ func (s *Server) DeleteCRDs(ctx context.Context, names ...string) error {
 // document changes the server has seen the new spec. When the change does
 // not alter the published document (for example, only printer columns),
 // nothing observable marks the switch; such changes do not affect
-// validation, and PatchCRD returns as soon as the update is stored.
+// validation, and PatchCRD returns as soon as the update is stored. The
+// document covers a whole group-version, so CRDs of one group-version
+// must not be patched concurrently.
 func (s *Server) PatchCRD(ctx context.Context, name string, jsonPatch []byte) (revert func(context.Context) error, err error) {
 	before, err := s.GetCRD(ctx, name)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
@@ -285,5 +286,48 @@ func TestStartStop(t *testing.T) {
 	}
 	if err := s.Stop(); err != nil {
 		t.Errorf("a second Stop: %v", err)
+	}
+}
+
+// TestInstallIsAllOrNothing installs a batch whose second CRD the server
+// rejects and checks that the first one is removed again.
+func TestInstallIsAllOrNothing(t *testing.T) {
+	s := sharedServer(t)
+	ctx := testContext(t)
+	crds, err := DecodeCRDs(readTestdata(t, "widgets.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := crds[0].DeepCopy()
+	broken.Name = "gadgets.apitest.gatedcrd.example"
+	broken.Spec.Names = apiextensionsv1.CustomResourceDefinitionNames{Plural: "gadgets", Kind: "Gadget", ListKind: "GadgetList", Singular: "gadget"}
+	broken.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].XValidations[0].Rule = "self.replicas <"
+
+	_, err = s.InstallCRDs(ctx, crds[0], broken)
+	if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "compilation failed") {
+		t.Fatalf("want the server to reject the broken CEL rule, got %v", err)
+	}
+	if _, err := s.GetCRD(ctx, crds[0].Name); !apierrors.IsNotFound(err) {
+		t.Errorf("the valid CRD of the failed batch is still installed: %v", err)
+	}
+}
+
+// TestFailedStartCleansUp checks that a Start that cannot finish leaves no
+// directory behind.
+func TestFailedStartCleansUp(t *testing.T) {
+	sharedServer(t) // keep the shared server's logging set-up first
+	root := t.TempDir()
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if s, err := Start(ctx, Options{TempRoot: root}); err == nil {
+		s.Stop()
+		t.Fatal("Start succeeded with a cancelled context")
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 0 {
+		t.Errorf("a failed Start left %d entries in its temporary root, e.g. %s", len(entries), entries[0].Name())
 	}
 }
