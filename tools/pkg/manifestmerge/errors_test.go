@@ -217,3 +217,41 @@ func TestPayloadErrors(t *testing.T) {
 		}
 	})
 }
+
+// TestOutputNameProblems: a CRD whose output cannot be named, and two CRDs
+// whose outputs would share a name.
+func TestOutputNameProblems(t *testing.T) {
+	noPlural := strings.Replace(ungatedWidget, "    plural: widgets\n", "", 1)
+	otherGroup := strings.ReplaceAll(ungatedWidget, "widgets.example.openshift.io", "widgets.other.openshift.io")
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{
+			name:  "no plural",
+			files: map[string]string{widgetsGated + "AAA_ungated.yaml": noPlural},
+			want:  "error: example/v1/zz_generated.featuregated-crd-manifests/widgets.example.openshift.io: spec.names.plural: the merged CRD has no plural name, so its output file cannot be named",
+		},
+		{
+			name: "same output name",
+			files: map[string]string{
+				widgetsGated + "AAA_ungated.yaml": ungatedWidget,
+				"example/v1/" + FeatureGatedDirName + "/widgets.other.openshift.io/AAA_ungated.yaml": otherGroup,
+			},
+			want: "error: example/v1/zz_generated.crd-manifests/widgets.crd.yaml: would be written for both widgets.example.openshift.io and widgets.other.openshift.io",
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			base := testtree.Write(t, c.files)
+			run := runStage(t, base, discoveryFor(base, exampleGroup), examplePayload())
+			if got := run.diagnostics(); got != c.want {
+				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, c.want)
+			}
+			if v := run.result.Versions[0]; !v.Failed || len(v.Written) != 0 {
+				t.Errorf("version result = %+v; want failed with nothing written", *v)
+			}
+		})
+	}
+}

@@ -213,10 +213,79 @@ type crdJob struct {
 // mergedSet is the outcome of merging one distinct ordered set of
 // manifests.
 type mergedSet struct {
-	data    int
+	// data identifies the cleaned CRD among the distinct results.
+	data int
+	// pattern is the file name pattern of the merged CRD; named is false
+	// when it has no plural name.
 	pattern filePattern
-	named   bool // pattern is valid
+	named   bool
 	failed  bool
+}
+
+// crdMerge computes the CRD of every tuple, merging each distinct ordered
+// set of pertinent manifests once.
+type crdMerge struct {
+	inputs *crdInputs
+	// all is generated then overrides; sequences index it.
+	all    []*partialManifest
+	merger *merger
+	sets   map[string]*mergedSet
+	// datas are the distinct cleaned CRDs; ids maps their canonical JSON
+	// encoding to their index.
+	datas []map[string]any
+	ids   map[string]int
+	rep   *reporter
+	file  string // the CRD directory, for messages
+}
+
+// sequence lists the manifests pertinent for t, generated ones first, and
+// how many of them are generated.
+func (cm *crdMerge) sequence(t tuple) (seq []int, generated int) {
+	for i, pm := range cm.inputs.generated {
+		if pm.pertinent(t) {
+			seq = append(seq, i)
+		}
+	}
+	generated = len(seq)
+	for i, pm := range cm.inputs.overrides {
+		if pm.pertinent(t) {
+			seq = append(seq, len(cm.inputs.generated)+i)
+		}
+	}
+	return seq, generated
+}
+
+// result merges seq unless an earlier tuple selected the same manifests.
+func (cm *crdMerge) result(seq []int) *mergedSet {
+	k := sequenceKey(seq, len(seq))
+	if s := cm.sets[k]; s != nil {
+		return s
+	}
+	s := &mergedSet{}
+	cm.sets[k] = s
+	value, err := cm.merger.merge(cm.all, seq)
+	if err != nil {
+		cm.rep.addError(err)
+		s.failed = true
+		return s
+	}
+	obj, _ := deepCopy(value.AsValue().Unstructured()).(map[string]any)
+	s.pattern, s.named = patternOf(obj) // before cleanUp drops the file-name annotations
+	cleanUp(obj)
+	canonical, err := json.Marshal(obj)
+	if err != nil {
+		cm.rep.add(diag.Errorf(cm.file, 0, "", "cannot encode the merged CRD: %v", err))
+		s.failed = true
+		return s
+	}
+	id, seen := cm.ids[string(canonical)]
+	if !seen {
+		id = len(cm.datas)
+		cm.ids[string(canonical)] = id
+		cm.datas = append(cm.datas, obj)
+	}
+	s.data = id
+	return s
 }
 
 // run reads the CRD's manifests, merges them for every tuple and decides
@@ -228,68 +297,34 @@ func (j *crdJob) run(crdType typed.ParseableType, pl *payload, r *inputReader) {
 	if rep.failed || len(c.generated) == 0 {
 		return
 	}
-	crdDir := r.rel(c.dir)
 	m, err := newMerger(crdType)
 	if err != nil {
 		rep.addError(err)
 		return
 	}
-	all := append(append([]*partialManifest(nil), c.generated...), c.overrides...)
-	sets := map[string]*mergedSet{}
-	dataIDs := map[string]int{}
-	var datas []map[string]any
+	cm := &crdMerge{
+		inputs: c,
+		all:    append(append([]*partialManifest(nil), c.generated...), c.overrides...),
+		merger: m,
+		sets:   map[string]*mergedSet{},
+		ids:    map[string]int{},
+		rep:    rep,
+		file:   r.rel(c.dir),
+	}
 	var records []record
 	var first *mergedSet
 	var overridesOnly []tuple
 	for _, t := range pl.tuples {
 		j.result.Tuples++
-		var seq []int
-		for i, pm := range c.generated {
-			if pm.pertinent(t) {
-				seq = append(seq, i)
-			}
-		}
-		nGenerated := len(seq)
-		for i, pm := range c.overrides {
-			if pm.pertinent(t) {
-				seq = append(seq, len(c.generated)+i)
-			}
-		}
-		if nGenerated == 0 {
+		seq, generated := cm.sequence(t)
+		if generated == 0 {
 			if len(seq) > 0 {
 				overridesOnly = append(overridesOnly, t)
 			}
 			continue
 		}
 		j.result.TuplesWithData++
-		k := sequenceKey(seq, len(seq))
-		s := sets[k]
-		if s == nil {
-			s = &mergedSet{}
-			sets[k] = s
-			value, err := m.merge(all, seq)
-			if err != nil {
-				rep.addError(err)
-				s.failed = true
-			} else {
-				obj, _ := deepCopy(value.AsValue().Unstructured()).(map[string]any)
-				s.pattern, s.named = patternOf(obj)
-				cleanUp(obj)
-				canonical, err := json.Marshal(obj)
-				if err != nil {
-					rep.add(diag.Errorf(crdDir, 0, "", "cannot encode the merged CRD: %v", err))
-					s.failed = true
-				} else {
-					id, seen := dataIDs[string(canonical)]
-					if !seen {
-						id = len(datas)
-						dataIDs[string(canonical)] = id
-						datas = append(datas, obj)
-					}
-					s.data = id
-				}
-			}
-		}
+		s := cm.result(seq)
 		if s.failed {
 			continue
 		}
@@ -298,9 +333,9 @@ func (j *crdJob) run(crdType typed.ParseableType, pl *payload, r *inputReader) {
 		}
 		records = append(records, record{data: s.data, versions: []int{t.version}, profiles: []int{t.profile}, featureSets: []string{t.featureSet}})
 	}
-	j.result.InputSets = len(sets)
+	j.result.InputSets = len(cm.sets)
 	j.result.Applies = m.applies
-	if len(overridesOnly) > 0 && len(c.overrides) > 0 {
+	if len(overridesOnly) > 0 {
 		rep.add(diag.Warningf(r.rel(c.overridesDir), 0, "",
 			"manual overrides apply to %d tuple(s) where no generated manifest does (first: %s); no CRD is produced for them", len(overridesOnly), overridesOnly[0]))
 	}
@@ -308,22 +343,27 @@ func (j *crdJob) run(crdType typed.ParseableType, pl *payload, r *inputReader) {
 		return
 	}
 	if !first.named {
-		rep.add(diag.Errorf(crdDir, 0, "spec.names.plural", "the merged CRD has no plural name, so its output file cannot be named"))
+		rep.add(diag.Errorf(cm.file, 0, "spec.names.plural", "the merged CRD has no plural name, so its output file cannot be named"))
 		return
 	}
+	j.emit(cm, records, pl, first.pattern)
+}
+
+// emit decides the CRD's files and serialises them.
+func (j *crdJob) emit(cm *crdMerge, records []record, pl *payload, pattern filePattern) {
 	files := decide(records, pl.versions, pl.featureSets, func(id int) bool {
-		_, ok := annotationsOf(datas[id])[manifest.FeatureGatePassThrough]
+		_, ok := annotationsOf(cm.datas[id])[manifest.FeatureGatePassThrough]
 		return ok
 	})
 	for _, f := range files {
-		obj, _ := deepCopy(datas[f.data]).(map[string]any)
+		obj, _ := deepCopy(cm.datas[f.data]).(map[string]any)
 		annotate(obj, f)
 		data, err := manifest.Marshal(obj)
 		if err != nil {
-			rep.add(diag.Errorf(crdDir, 0, "", "cannot serialise the merged CRD: %v", err))
+			j.rep.add(diag.Errorf(cm.file, 0, "", "cannot serialise the merged CRD: %v", err))
 			return
 		}
-		name := first.pattern.name(f.components)
+		name := pattern.name(f.components)
 		j.outputs = append(j.outputs, output{name: name, data: data})
 		j.result.Files = append(j.result.Files, name)
 	}
