@@ -98,6 +98,10 @@ func TestReferenceOutputsByteForByte(t *testing.T) {
 	if v1alpha1.Tuples != 70 || v1alpha1.TuplesWithData != 42 || v1alpha1.InputSets != 1 || v1alpha1.Applies != 1 {
 		t.Errorf("v1alpha1 counters = %+v; want 42 tuples with data (TP, DP, Custom), 1 input set, 1 apply", *v1alpha1)
 	}
+	want := Totals{VersionDirs: 2, CRDs: 2, Tuples: 140, TuplesWithData: 112, InputSets: 4, Applies: 4, Files: 6}
+	if got := run.result.Totals(); got != want {
+		t.Errorf("totals = %+v, want %+v", got, want)
+	}
 	if run.problems.Items() != nil {
 		t.Errorf("unexpected diagnostics:\n%s", run.diagnostics())
 	}

@@ -164,3 +164,21 @@ metadata:
 		widgetsOverrides + "AAA_ungated.yaml": override,
 	}, examplePayload())
 }
+
+// A CRD can mix kinds of files: -Default, -OKD and -TechPreviewNoUpgrade
+// (the same on both profiles) next to per-profile DevPreviewNoUpgrade and
+// CustomNoUpgrade files, because manifests restricted to one profile add
+// different fields there (the SPEC §5.8 example).
+func TestShapeMixedKinds(t *testing.T) {
+	payload := testPayload(defaultVersions, []string{"Example", "DevOnly"},
+		gateRule{gate: "Example", featureSets: []string{"TechPreviewNoUpgrade", "DevPreviewNoUpgrade"}},
+		gateRule{gate: "DevOnly", featureSets: []string{"DevPreviewNoUpgrade"}})
+	goldenCase(t, "mixed-kinds", map[string]string{
+		widgetsGated + "AAA_ungated.yaml": crdSource(gated([]string{""}, fileNameAnnotations...), []string{"name"}, nil),
+		widgetsGated + "Example.yaml":     crdSource(gated([]string{"Example"}, fileNameAnnotations...), []string{"name", "coolNewField"}, nil),
+		widgetsGated + "DevOnly.yaml": crdSource(gated([]string{"DevOnly"}, with(fileNameAnnotations,
+			"include.release.openshift.io/ibm-cloud-managed", "true")...), []string{"name", "hostedDevField"}, nil),
+		widgetsGated + "DevOnly+Example.yaml": crdSource(gated([]string{"DevOnly", "Example"}, with(fileNameAnnotations,
+			"include.release.openshift.io/self-managed-high-availability", "true")...), []string{"name", "coolNewField", "standaloneDevField"}, nil),
+	}, payload)
+}

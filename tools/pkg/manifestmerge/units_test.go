@@ -192,3 +192,25 @@ func TestCleanUp(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestAnnotate covers SPEC §5.8 step 5, including a CRD left without
+// annotations by "key-" deletions.
+func TestAnnotate(t *testing.T) {
+	obj := map[string]any{"kind": "CustomResourceDefinition"}
+	annotate(obj, outputFile{profiles: []int{0, 1}, versions: []int{4, 5, 6}, featureSets: []string{"CustomNoUpgrade", "Default"}})
+	got, err := manifest.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `kind: CustomResourceDefinition
+metadata:
+  annotations:
+    include.release.openshift.io/ibm-cloud-managed: "true"
+    include.release.openshift.io/self-managed-high-availability: "true"
+    release.openshift.io/feature-set: CustomNoUpgrade,Default
+    release.openshift.io/major-version: 4,5,6
+`
+	if string(got) != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

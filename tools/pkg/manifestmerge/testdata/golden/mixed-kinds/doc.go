@@ -1,0 +1,1 @@
+package example_v1_crdmanifests
