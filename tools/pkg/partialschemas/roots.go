@@ -71,7 +71,48 @@ func (r *run) rootTypes(idx *pkgIndex) ([]*ast.TypeSpec, bool) {
 			roots = append(roots, spec)
 		}
 	}
-	return roots, ok
+	return r.withoutListTypes(idx, roots), ok
+}
+
+// withoutListTypes drops kubebuilder-style list types from roots. Operator
+// repositories scaffolded by kubebuilder mark FooList with
+// +kubebuilder:object:root=true too (for the deepcopy generator); such a
+// type is not a CRD. A root type counts as a list type when it has no
+// +kubebuilder:resource marker, its name ends in "List", and it has an Items
+// field that is a slice of another root type of the package.
+func (r *run) withoutListTypes(idx *pkgIndex, roots []*ast.TypeSpec) []*ast.TypeSpec {
+	names := map[string]bool{}
+	for _, spec := range roots {
+		names[spec.Name.Name] = true
+	}
+	isList := func(spec *ast.TypeSpec) bool {
+		if !strings.HasSuffix(spec.Name.Name, "List") || len(idx.markersOf(r, spec, resourceName, markers.DescribesType)) > 0 {
+			return false
+		}
+		st, ok := spec.Type.(*ast.StructType)
+		if !ok {
+			return false
+		}
+		for _, f := range st.Fields.List {
+			if len(f.Names) != 1 || f.Names[0].Name != "Items" {
+				continue
+			}
+			arr, ok := f.Type.(*ast.ArrayType)
+			if !ok || arr.Len != nil {
+				return false
+			}
+			elt, ok := arr.Elt.(*ast.Ident)
+			return ok && elt.Name != spec.Name.Name && names[elt.Name]
+		}
+		return false
+	}
+	out := roots[:0:0]
+	for _, spec := range roots {
+		if !isList(spec) {
+			out = append(out, spec)
+		}
+	}
+	return out
 }
 
 // crd reads the markers of one root type, walks its types for gates and
