@@ -46,12 +46,17 @@
 // Starting from an empty CRD annotated
 // api.openshift.io/merged-by-featuregates: "true", each manifest is applied
 // with Kubernetes server-side apply (sigs.k8s.io/structured-merge-diff),
-// with force, as its own field manager. The type is the upstream
+// with force, as its own field manager. Under those conditions the object
+// server-side apply produces is exactly the structured merge of the live
+// object and the manifest, so that is what the stage computes, skipping the
+// managed-fields bookkeeping it would discard (see merger; a test checks
+// the equivalence against merge.Updater). The type is the upstream
 // apiextensions.k8s.io/v1 CustomResourceDefinition schema that Kubernetes
-// uses for server-side apply, with two changes made in code: spec.versions
-// is a map keyed by version name (upstream: atomic), and
-// x-kubernetes-validations is atomic (upstream: keyed by rule). A field
-// the schema does not know is an error naming the file.
+// uses for server-side apply (shipped with apiextensions-apiserver's apply
+// configurations), with two changes made in code: spec.versions is a map
+// keyed by version name (upstream: atomic), and x-kubernetes-validations is
+// atomic (upstream: keyed by rule). A test fails if upstream moves either.
+// A field the schema does not know is an error naming the file.
 //
 // The result is the union of the pertinent manifests. A later manifest
 // overwrites the scalars it sets and replaces every atomic list it sets
