@@ -31,9 +31,8 @@ type partialManifest struct {
 	path, file string
 	// name is the file's base name without ".yaml"; it orders files.
 	name string
-	// object is the parsed manifest, value its typed form.
-	object map[string]any
-	value  *typed.TypedValue
+	// value is the parsed manifest, typed with the pipeline's CRD schema.
+	value *typed.TypedValue
 	// gates are the gates the manifest needs, sorted; empty when ungated.
 	gates []string
 	// restricted is set when the manifest names profiles; profiles then
@@ -227,11 +226,10 @@ func (r *inputReader) readManifest(path, crdName string, rep *reporter) *partial
 		return nil
 	}
 	m := &partialManifest{
-		path:   path,
-		file:   file,
-		name:   strings.TrimSuffix(filepath.Base(path), manifestExt),
-		object: obj,
-		value:  value,
+		path:  path,
+		file:  file,
+		name:  strings.TrimSuffix(filepath.Base(path), manifestExt),
+		value: value,
 	}
 	annotations, _ := meta["annotations"].(map[string]any)
 	ungated := false

@@ -64,7 +64,7 @@ func parsePartial(t *testing.T, name, src string) *partialManifest {
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	return &partialManifest{path: name, file: name, name: name, object: obj, value: v}
+	return &partialManifest{path: name, file: name, name: name, value: v}
 }
 
 // mergeAll merges the sources in order and returns the merged object.
