@@ -72,6 +72,8 @@ test-tools:
 test-apitest:
 	@if [ -f apitest/go.mod ]; then $(GO) -C apitest test ./...; fi
 
-## bench: benchmarks of every stage
+## bench: Go benchmarks of every stage, then the whole pipeline on a synthetic
+## tree at the scale of a large API repository (see docs/performance.md)
 bench:
 	$(GO) -C tools test -run '^$$' -bench . -benchmem ./...
+	GO=$(GO) hack/bench.sh

@@ -90,6 +90,9 @@ func run(opts *options, stages stageSet) error {
 			loadsBefore := goload.LoadCount()
 			universe, err = goload.Load(disc.BaseDir, paths)
 			s.stats.PackageLoads = goload.LoadCount() - loadsBefore
+			if err == nil {
+				s.stats.PackagesLoaded = universe.PackageCount()
+			}
 			return err
 		})
 		if err != nil {
@@ -111,7 +114,20 @@ func run(opts *options, stages stageSet) error {
 		err := s.timed("empty-partial-schemas", func() error {
 			res, err := partialschemas.Run(partialschemas.Input{Discovery: disc, Universe: universe, Tree: s.tree, Problems: s.problems})
 			if err == nil && res != nil {
-				klog.V(1).Infof("empty-partial-schemas: %+v", res)
+				unchanged := 0
+				for _, v := range res.Versions {
+					s.stats.CRDs += len(v.CRDs)
+					for _, c := range v.CRDs {
+						s.stats.PartialManifests += len(c.Manifests)
+						for _, m := range c.Manifests {
+							if m.Action == partialschemas.Unchanged {
+								unchanged++
+							}
+						}
+					}
+				}
+				s.stats.PartialUnchanged = unchanged
+				klog.V(1).Infof("empty-partial-schemas: %d CRD(s), %d partial manifest(s)", s.stats.CRDs, s.stats.PartialManifests)
 			}
 			return err
 		})
@@ -123,7 +139,8 @@ func run(opts *options, stages stageSet) error {
 		err := s.timed("schemapatch", func() error {
 			res, err := schemapatch.Run(schemapatch.Input{Discovery: disc, Universe: universe, Tree: s.tree, Problems: s.problems})
 			if err == nil && res != nil {
-				klog.V(1).Infof("schemapatch: %+v", res)
+				s.stats.GateSets, s.stats.SchemasGenerated = res.GateSets, res.Schemas
+				klog.V(1).Infof("schemapatch: %d manifest(s), %d gate set(s), %d schema(s) generated", res.Manifests, res.GateSets, res.Schemas)
 			}
 			return err
 		})
@@ -139,7 +156,9 @@ func run(opts *options, stages stageSet) error {
 			}
 			res, err := manifestmerge.Run(manifestmerge.Input{Discovery: disc, Tree: s.tree, Problems: s.problems, FeatureGates: gates})
 			if err == nil && res != nil {
-				klog.V(1).Infof("crd-manifest-merge: %+v", res)
+				tot := res.Totals()
+				s.stats.Tuples, s.stats.MergesComputed, s.stats.MergedFiles = tot.Tuples, tot.InputSets, tot.Files
+				klog.V(1).Infof("crd-manifest-merge: %d tuple(s), %d distinct input set(s) merged, %d file(s)", tot.Tuples, tot.InputSets, tot.Files)
 			}
 			return err
 		})
@@ -258,8 +277,8 @@ func (s *runState) finish(start time.Time) error {
 			fmt.Fprint(s.opts.stderr, tree.Describe(changes, base))
 			return &exitError{code: ExitStale, msg: fmt.Sprintf("codegen --verify: %d file(s) out of date; run the generator (e.g. make update-codegen-crds) and commit the result", len(changes))}
 		}
-		s.progress("codegen --verify: all generated files are up to date (%s; total %s)",
-			strings.Join(s.timings, ", "), time.Since(start).Round(time.Millisecond))
+		s.progress("codegen --verify: %s; all generated files are up to date (%s; total %s)",
+			s.stats.counts(), strings.Join(s.timings, ", "), time.Since(start).Round(time.Millisecond))
 		return nil
 	}
 	commitStart := time.Now()
@@ -273,7 +292,7 @@ func (s *runState) finish(start time.Time) error {
 	for _, c := range changes {
 		klog.V(1).Infof("%s %s", c.Kind, tree.Rel(base, c.Path))
 	}
-	s.progress("codegen: %d file(s) written, %d unchanged, %d removed (%s; total %s)",
-		stats.Written, stats.Unchanged, stats.Removed, strings.Join(s.timings, ", "), time.Since(start).Round(time.Millisecond))
+	s.progress("codegen: %s; %d file(s) written, %d unchanged, %d removed (%s; total %s)",
+		s.stats.counts(), stats.Written, stats.Unchanged+s.stats.PartialUnchanged, stats.Removed, strings.Join(s.timings, ", "), time.Since(start).Round(time.Millisecond))
 	return nil
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"time"
 
@@ -16,10 +17,12 @@ type runStats struct {
 	PackagesLoaded   int           `json:"packagesLoaded"`
 	CRDs             int           `json:"crds"`
 	PartialManifests int           `json:"partialManifests"`
+	PartialUnchanged int           `json:"partialUnchanged"`
 	GateSets         int           `json:"gateSets"`
 	SchemasGenerated int           `json:"schemasGenerated"`
 	Tuples           int           `json:"tuples"`
 	MergesComputed   int           `json:"mergesComputed"`
+	MergedFiles      int           `json:"mergedFiles"`
 	FilesWritten     int           `json:"filesWritten"`
 	FilesUnchanged   int           `json:"filesUnchanged"`
 	FilesRemoved     int           `json:"filesRemoved"`
@@ -33,6 +36,12 @@ type stageTiming struct {
 
 func (s *runStats) addStage(name string, d time.Duration) {
 	s.Stages = append(s.Stages, stageTiming{Name: name, Seconds: d.Seconds()})
+}
+
+// counts renders the work counters for the progress summary line.
+func (s *runStats) counts() string {
+	return fmt.Sprintf("%d CRD(s), %d partial manifest(s), %d gate set(s), %d tuple(s) from %d merge(s) into %d file(s)",
+		s.CRDs, s.PartialManifests, s.GateSets, s.Tuples, s.MergesComputed, s.MergedFiles)
 }
 
 func (s *runStats) setFiles(st tree.Stats) {

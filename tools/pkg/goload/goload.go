@@ -132,6 +132,26 @@ func (u *Universe) Package(importPath string) *loader.Package {
 	return nil
 }
 
+// PackageCount returns the number of packages reachable from the roots
+// (the roots and everything they import, transitively).
+func (u *Universe) PackageCount() int {
+	seen := map[*loader.Package]bool{}
+	var visit func(p *loader.Package)
+	visit = func(p *loader.Package) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		for _, imp := range p.Imports() {
+			visit(imp)
+		}
+	}
+	for _, r := range u.Roots {
+		visit(r)
+	}
+	return len(seen)
+}
+
 func sortedImports(p *loader.Package) []*loader.Package {
 	imps := p.Imports()
 	paths := make([]string, 0, len(imps))
