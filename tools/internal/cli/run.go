@@ -154,7 +154,8 @@ func run(opts *options, stages stageSet) error {
 			if err != nil {
 				return err
 			}
-			res, err := manifestmerge.Run(manifestmerge.Input{Discovery: disc, Tree: s.tree, Problems: s.problems, FeatureGates: gates})
+			res, err := manifestmerge.Run(manifestmerge.Input{Discovery: disc, Tree: s.tree, Problems: s.problems, FeatureGates: gates,
+				FeatureGateDir: resolve(disc.BaseDir, opts.payloadDir)})
 			if err == nil && res != nil {
 				tot := res.Totals()
 				s.stats.Tuples, s.stats.MergesComputed, s.stats.MergedFiles = tot.Tuples, tot.InputSets, tot.Files
