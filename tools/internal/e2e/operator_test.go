@@ -100,9 +100,14 @@ func repoRoot(t *testing.T) string {
 
 func goCmd(t *testing.T, dir string, args ...string) string {
 	t.Helper()
+	return goCmdEnv(t, dir, nil, args...)
+}
+
+func goCmdEnv(t *testing.T, dir string, env []string, args ...string) string {
+	t.Helper()
 	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	cmd.Env = append(append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off"), env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go %s (in %s): %v\n%s", strings.Join(args, " "), dir, err, out)
@@ -197,6 +202,21 @@ func checkOperatorOutput(t *testing.T, dir string) {
 	}
 }
 
+// addTool adds codegen with `go get -tool`. The modules are replaced by
+// this checkout; GOPROXY=off keeps the go command from asking the proxy
+// about the unpublished package path, whose refusal would be fatal.
+func addTool(t *testing.T, dir string) {
+	t.Helper()
+	goCmdEnv(t, dir, []string{"GOPROXY=off"}, "get", "-tool", "github.com/gatedcrd/gatedcrd/tools/cmd/codegen")
+	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "\ntool github.com/gatedcrd/gatedcrd/tools/cmd/codegen\n") {
+		t.Fatalf("go.mod has no tool directive:\n%s", data)
+	}
+}
+
 // TestOperatorRepositoryWithToolDirective adds codegen with `go get -tool`
 // and runs `go tool codegen crd-manifests`, then proves --verify passes.
 func TestOperatorRepositoryWithToolDirective(t *testing.T) {
@@ -204,7 +224,7 @@ func TestOperatorRepositoryWithToolDirective(t *testing.T) {
 		t.Skip("builds the tool in a fresh module")
 	}
 	dir := newOperatorRepo(t)
-	goCmd(t, dir, "get", "-tool", "github.com/gatedcrd/gatedcrd/tools/cmd/codegen")
+	addTool(t, dir)
 	goCmd(t, dir, "mod", "tidy")
 	goCmd(t, dir, "run", "./hack/featuregates")
 	goCmd(t, dir, "tool", "codegen", "crd-manifests", "--base-dir", ".")
@@ -219,7 +239,7 @@ func TestOperatorRepositoryVendored(t *testing.T) {
 		t.Skip("builds the tool in a fresh module")
 	}
 	dir := newOperatorRepo(t)
-	goCmd(t, dir, "get", "-tool", "github.com/gatedcrd/gatedcrd/tools/cmd/codegen")
+	addTool(t, dir)
 	goCmd(t, dir, "mod", "tidy")
 	goCmd(t, dir, "mod", "vendor")
 	if _, err := os.Stat(filepath.Join(dir, "vendor/github.com/gatedcrd/gatedcrd/tools/cmd/codegen/main.go")); err != nil {
