@@ -42,6 +42,17 @@ type partialManifest struct {
 	// versions holds the major versions the manifest is limited to; nil
 	// means every version.
 	versions map[int]bool
+	// plain caches the unstructured form of value (see unstructured).
+	plain any
+}
+
+// unstructured returns the manifest as generic maps and lists, computed
+// once. A CRD's manifests are only used by the goroutine merging that CRD.
+func (pm *partialManifest) unstructured() any {
+	if pm.plain == nil && pm.value != nil {
+		pm.plain = pm.value.AsValue().Unstructured()
+	}
+	return pm.plain
 }
 
 // crdInputs are the manifests of one CRD in application order.

@@ -236,6 +236,8 @@ type crdMerge struct {
 	ids   map[string]int
 	rep   *reporter
 	file  string // the CRD directory, for messages
+	// warned records the lost list items already reported (checkDropped).
+	warned map[string]bool
 }
 
 // sequence lists the manifests pertinent for t, generated ones first, and
@@ -270,6 +272,7 @@ func (cm *crdMerge) result(seq []int) *mergedSet {
 		return s
 	}
 	obj, _ := deepCopy(value.AsValue().Unstructured()).(map[string]any)
+	cm.checkDropped(seq, obj)
 	s.pattern, s.named = patternOf(obj) // before cleanUp drops the file-name annotations
 	cleanUp(obj)
 	canonical, err := json.Marshal(obj)
@@ -310,6 +313,7 @@ func (j *crdJob) run(crdType typed.ParseableType, pl *payload, r *inputReader) {
 		ids:    map[string]int{},
 		rep:    rep,
 		file:   r.rel(c.dir),
+		warned: map[string]bool{},
 	}
 	var records []record
 	var first *mergedSet
