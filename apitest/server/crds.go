@@ -101,7 +101,8 @@ func Resource(crd *CRD, version string) schema.GroupVersionResource {
 // InstallCRDs creates all the given CRDs, then waits until the server
 // serves every one of them: each is Established, discovery lists each
 // served version's resource, the OpenAPI v3 document of each served
-// group-version is published, and the server's post-establishment delay of
+// group-version lists the resource (see waitOpenAPIListing), and the
+// server's post-establishment delay of
 // creates (see establishedCreateDelay) is over. Waiting for a whole batch
 // at once costs the delay once rather than once per CRD.
 //
@@ -137,7 +138,7 @@ func (s *Server) InstallCRDs(ctx context.Context, crds ...*CRD) (_ []*CRD, err e
 	if err := s.waitDiscovery(ctx, installed); err != nil {
 		return nil, err
 	}
-	if err := s.waitOpenAPIPublished(ctx, installed); err != nil {
+	if err := s.waitOpenAPIListing(ctx, installed, true); err != nil {
 		return nil, err
 	}
 	var latest time.Time
@@ -172,9 +173,9 @@ func (s *Server) GetCRD(ctx context.Context, name string) (*CRD, error) {
 }
 
 // DeleteCRDs deletes the named CRDs (and with them all their objects) and
-// waits until they are gone from the API and from discovery, so that the
-// same names can be installed again, with another schema. Names that do
-// not exist are ignored.
+// waits until they are gone from the API, from discovery and from the
+// OpenAPI v3 documents, so that the same names can be installed again,
+// with another schema. Names that do not exist are ignored.
 func (s *Server) DeleteCRDs(ctx context.Context, names ...string) error {
 	var deleted []*CRD
 	for _, name := range names {
@@ -217,7 +218,7 @@ func (s *Server) DeleteCRDs(ctx context.Context, names ...string) error {
 			}
 		}
 	}
-	return nil
+	return s.waitOpenAPIListing(ctx, deleted, false)
 }
 
 // PatchCRD applies an RFC 6902 JSON patch to the named CRD and waits until
@@ -302,25 +303,7 @@ func (s *Server) changeCRD(ctx context.Context, before *CRD, change func(context
 			changed = append(changed, openAPIPath(schema.GroupVersion{Group: after.Spec.Group, Version: v.Name}))
 		}
 	}
-	if len(changed) == 0 {
-		return nil
-	}
-	err = wait.PollUntilContextCancel(ctx, pollInterval, true, func(ctx context.Context) (bool, error) {
-		now, err := s.openAPIHashes(ctx)
-		if err != nil {
-			return false, err
-		}
-		for _, path := range changed {
-			if now[path] == hashes[path] {
-				return false, nil
-			}
-		}
-		return true, nil
-	})
-	if err != nil {
-		return fmt.Errorf("waiting for the server to publish the changed schema of %s: %w", after.Name, err)
-	}
-	return nil
+	return s.waitOpenAPIChanged(ctx, hashes, changed)
 }
 
 // publishedDocumentDiffers tells whether the OpenAPI v3 document the server
@@ -406,27 +389,88 @@ func (s *Server) discoveryLists(gv schema.GroupVersion, resource string) (bool, 
 	return slices.ContainsFunc(list.APIResources, func(r metav1.APIResource) bool { return r.Name == resource }), nil
 }
 
-// waitOpenAPIPublished waits until the OpenAPI v3 root lists the
-// group-version of every served version of every CRD. Later changes are
-// detected against the published hashes (see changeCRD), so they must be
-// there first.
-func (s *Server) waitOpenAPIPublished(ctx context.Context, crds []*CRD) error {
+// waitOpenAPIListing waits until the OpenAPI v3 document of every served
+// version of every CRD lists the CRD's resource (want true) or does not
+// (want false). The server's OpenAPI publisher and its handler of custom
+// resources react to the same CRD informer, so the document shows what
+// the handler has seen.
+func (s *Server) waitOpenAPIListing(ctx context.Context, crds []*CRD, want bool) error {
+	for _, crd := range crds {
+		for _, v := range crd.Spec.Versions {
+			if !v.Served {
+				continue
+			}
+			gv := schema.GroupVersion{Group: crd.Spec.Group, Version: v.Name}
+			err := wait.PollUntilContextCancel(ctx, pollInterval, true, func(ctx context.Context) (bool, error) {
+				listed, err := s.openAPIDocumentLists(ctx, gv, crd.Spec.Names.Plural)
+				return listed == want, err
+			})
+			if err != nil {
+				return fmt.Errorf("waiting for the OpenAPI document of %s to list %s (%v): %w", gv, crd.Spec.Names.Plural, want, err)
+			}
+		}
+	}
+	return nil
+}
+
+// openAPIDocumentLists tells whether the published OpenAPI v3 document of
+// gv has the paths of resource. Every resource has the path
+// /apis/<group>/<version>/<plural>: for a namespaced one it lists across
+// namespaces.
+func (s *Server) openAPIDocumentLists(ctx context.Context, gv schema.GroupVersion, resource string) (bool, error) {
+	hashes, err := s.openAPIHashes(ctx)
+	if err != nil {
+		return false, err
+	}
+	url, ok := hashes[openAPIPath(gv)]
+	if !ok {
+		return false, nil
+	}
+	path, query, _ := strings.Cut(url, "?")
+	request := s.discovery.RESTClient().Get().AbsPath(path)
+	if hash, ok := strings.CutPrefix(query, "hash="); ok {
+		request = request.Param("hash", hash)
+	}
+	raw, err := request.Do(ctx).Raw()
+	if apierrors.IsNotFound(err) {
+		return false, nil // removed since the root was read
+	}
+	if err != nil {
+		return false, fmt.Errorf("reading %s: %w", path, err)
+	}
+	var doc struct {
+		Paths map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return false, fmt.Errorf("decoding %s: %w", path, err)
+	}
+	_, listed := doc.Paths["/apis/"+gv.Group+"/"+gv.Version+"/"+resource]
+	return listed, nil
+}
+
+// waitOpenAPIChanged waits until the OpenAPI v3 root lists each of paths
+// with another document than in before (a path that appears or disappears
+// counts as changed). See waitOpenAPIListing for what that shows. before
+// must be read when the documents are settled, as they are after every
+// helper here has returned.
+func (s *Server) waitOpenAPIChanged(ctx context.Context, before map[string]string, paths []string) error {
+	if len(paths) == 0 {
+		return nil
+	}
 	err := wait.PollUntilContextCancel(ctx, pollInterval, true, func(ctx context.Context) (bool, error) {
-		hashes, err := s.openAPIHashes(ctx)
+		now, err := s.openAPIHashes(ctx)
 		if err != nil {
 			return false, err
 		}
-		for _, crd := range crds {
-			for _, v := range crd.Spec.Versions {
-				if _, ok := hashes[openAPIPath(schema.GroupVersion{Group: crd.Spec.Group, Version: v.Name})]; v.Served && !ok {
-					return false, nil
-				}
+		for _, path := range paths {
+			if now[path] == before[path] {
+				return false, nil
 			}
 		}
 		return true, nil
 	})
 	if err != nil {
-		return fmt.Errorf("waiting for the OpenAPI v3 documents of the CRDs: %w", err)
+		return fmt.Errorf("waiting for the server to publish the changed OpenAPI documents of %s: %w", strings.Join(paths, ", "), err)
 	}
 	return nil
 }

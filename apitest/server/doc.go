@@ -51,27 +51,27 @@
 //
 // # CRDs, and waiting for the server to serve them
 //
-// The server takes effect of a CRD change asynchronously, and the helpers
-// hide that:
+// The server acts on CRD changes asynchronously, through an informer on
+// CRDs, and the helpers hide that. Each of them returns only once the
+// OpenAPI v3 document of the affected group-versions has changed: the same
+// informer drives the OpenAPI publisher and the handler of custom
+// resources, so a changed document shows that the server has seen the CRD
+// change. Without that wait, a create issued straight after a CRD update
+// can still be validated against the old schema.
 //
 //   - InstallCRDs (and InstallCRDsYAML) create a batch of CRDs and return
-//     once each is Established, listed by discovery and published in the
-//     OpenAPI v3 documents, and once the server has stopped delaying
-//     creates: for two seconds after a CRD becomes Established, every create
-//     of its resource sleeps two seconds. Installing the CRDs of a test run
-//     as one batch pays that once.
+//     once each is Established, listed by discovery and part of the
+//     OpenAPI documents, and once the server has stopped delaying creates:
+//     for two seconds after a CRD becomes Established, every create of its
+//     resource sleeps two seconds. Installing the CRDs of a test run as one
+//     batch pays that once. A batch is installed whole or not at all.
 //   - DeleteCRDs deletes CRDs, with all their objects, and returns once
-//     they are gone from the API and from discovery, so that the same name
-//     can be installed again with another variant of its schema.
+//     they are gone, so that the same name can be installed again with
+//     another variant of its schema.
 //   - PatchCRD applies a JSON patch (RFC 6902) to an installed CRD and
 //     returns once the server validates with the patched schema; the
-//     function it returns restores the CRD and waits likewise. The server
-//     rebuilds a resource's storage only after its CRD informer sees the
-//     change, so a create issued straight after an update can still be
-//     validated against the old schema; PatchCRD waits for the OpenAPI v3
-//     document of the group-version to change, which the same informer
-//     drives.
-//
+//     function it returns restores the CRD and waits likewise.
+
 // SingleVersion prepares a CRD variant for installation: it keeps one
 // version, served and used for storage, and drops conversion settings.
 //

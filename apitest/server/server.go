@@ -53,12 +53,11 @@ type Server struct {
 	dynamic    dynamic.Interface
 	crds       apiextensionsclient.Interface
 	discovery  *discovery.DiscoveryClient
-	logTail    *tailBuffer
 
 	etcd      *embed.Etcd
-	cancel    context.CancelCauseFunc
-	done      chan struct{} // closed when the API server has returned
-	runErr    error         // what it returned; read after done is closed
+	done      chan struct{}           // closed when the API server has returned
+	runErr    error                   // what it returned; read after done is closed
+	cancel    context.CancelCauseFunc // stops the API server; nil until it runs
 	stopOnce  sync.Once
 	stopError error
 }
@@ -95,12 +94,12 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{dir: dir, logTail: tail, done: make(chan struct{})}
+	s := &Server{dir: dir, done: make(chan struct{})}
 	defer func() {
 		if err != nil {
 			err = errors.Join(err, s.Stop())
 			if tail != nil {
-				err = fmt.Errorf("%w\n--- server log (last %d bytes) ---\n%s", err, tailSize, tail.String())
+				err = fmt.Errorf("%w\n--- end of the server log ---\n%s", err, tail.String())
 			}
 		}
 	}()
@@ -128,7 +127,6 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 	})
 	if err != nil {
 		listener.Close()
-		close(s.done)
 		return nil, err
 	}
 

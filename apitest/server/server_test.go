@@ -307,6 +307,9 @@ func TestInstallIsAllOrNothing(t *testing.T) {
 	if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "compilation failed") {
 		t.Fatalf("want the server to reject the broken CEL rule, got %v", err)
 	}
+	if strings.Contains(err.Error(), "partly installed") {
+		t.Errorf("removing the rest of the batch failed: %v", err)
+	}
 	if _, err := s.GetCRD(ctx, crds[0].Name); !apierrors.IsNotFound(err) {
 		t.Errorf("the valid CRD of the failed batch is still installed: %v", err)
 	}
