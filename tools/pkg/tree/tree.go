@@ -298,24 +298,53 @@ func (t *Tree) Changes() ([]Change, Stats, error) {
 	return out, st, nil
 }
 
-// Commit applies the changes to disk. Each file is written to a temporary
-// file in its directory and renamed into place, so a reader (or a crash)
-// sees either the old or the new content, never a mixture. Directories are
-// created with mode 0755; new files get mode 0644 and updated files keep
-// their mode. Removed directories go last. The first failure stops the
-// commit and is returned.
+// Commit applies the changes to disk in two phases. First every new
+// content is written to a temporary file next to its target; if any of
+// those writes fails, the temporary files are removed and the disk is left
+// exactly as it was. Then the temporary files are renamed into place (a
+// reader, or a crash, sees either the old or the new content of each file,
+// never a mixture), and finally removed files and directories are deleted.
+// Directories are created with mode 0755; new files get mode 0644 and
+// updated files keep their mode.
 func (t *Tree) Commit() (Stats, error) {
 	changes, st, err := t.Changes()
 	if err != nil {
 		return st, err
 	}
-	for _, c := range changes {
-		switch c.Kind {
-		case Create, Update:
-			if err := WriteFileAtomic(c.Path, c.New); err != nil {
-				return st, err
+	var staged []stagedFile
+	abort := func(err error) (Stats, error) {
+		for i := len(staged) - 1; i >= 0; i-- {
+			_ = os.Remove(staged[i].tmp)
+			if staged[i].createdDir != "" {
+				// It did not exist before this commit: nothing else is in it.
+				_ = os.RemoveAll(staged[i].createdDir)
 			}
-		case Delete:
+		}
+		return st, err
+	}
+	for _, c := range changes {
+		if c.Kind != Create && c.Kind != Update {
+			continue
+		}
+		f, err := stage(c.Path, c.New)
+		if err != nil {
+			if f.createdDir != "" {
+				staged = append(staged, f)
+			}
+			return abort(err)
+		}
+		staged = append(staged, f)
+	}
+	for i, f := range staged {
+		if err := os.Rename(f.tmp, f.target); err != nil {
+			for _, rest := range staged[i:] {
+				_ = os.Remove(rest.tmp)
+			}
+			return st, err
+		}
+	}
+	for _, c := range changes {
+		if c.Kind == Delete {
 			if err := os.Remove(c.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return st, err
 			}
@@ -330,19 +359,15 @@ func (t *Tree) Commit() (Stats, error) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for _, c := range changes {
-		switch c.Kind {
-		case Create, Update:
-			t.disk[c.Path] = c.New
-		case Delete:
-			delete(t.disk, c.Path)
-		}
-	}
 	t.pending = map[string]*pendingFile{}
 	t.removedDirs = map[string]bool{}
 	t.disk = map[string][]byte{}
 	return st, nil
 }
+
+// stagedFile is new content written next to its target, not yet renamed.
+// createdDir is the topmost directory created for it, if any.
+type stagedFile struct{ tmp, target, createdDir string }
 
 // removeDirKeepingPending removes the files below dir that the run did not
 // write, then every directory left empty.
@@ -390,42 +415,76 @@ func (t *Tree) removeDirKeepingPending(dir string) error {
 // directory and a rename. An existing file keeps its mode; a new one gets
 // DefaultFileMode. Missing parent directories are created with mode 0755.
 func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	f, err := stage(path, data)
+	if err != nil {
 		return err
+	}
+	if err := os.Rename(f.tmp, f.target); err != nil {
+		_ = os.Remove(f.tmp)
+		return err
+	}
+	return nil
+}
+
+// stage writes data to a temporary file in path's directory, with the mode
+// path has (or DefaultFileMode), and returns it for renaming.
+func stage(path string, data []byte) (stagedFile, error) {
+	dir := filepath.Dir(path)
+	created := topmostMissing(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return stagedFile{createdDir: created}, err
 	}
 	mode := DefaultFileMode
 	if info, err := os.Stat(path); err == nil {
 		if info.IsDir() {
-			return fmt.Errorf("%s: is a directory where a file is expected", path)
+			return stagedFile{}, fmt.Errorf("%s: is a directory where a file is expected", path)
 		}
 		mode = info.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmpName := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			_ = os.Remove(tmpName)
+	pattern := "." + filepath.Base(path) + ".tmp-*"
+	// A run killed between staging and renaming leaves its temporary file
+	// behind; the next write of the same target sweeps it.
+	if leftovers, err := filepath.Glob(filepath.Join(dir, pattern)); err == nil {
+		for _, l := range leftovers {
+			_ = os.Remove(l)
 		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
+	}
+	tmp, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return stagedFile{createdDir: created}, err
+	}
+	name := tmp.Name()
+	fail := func(err error) (stagedFile, error) {
 		_ = tmp.Close()
-		return err
+		_ = os.Remove(name)
+		return stagedFile{createdDir: created}, err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return fail(err)
 	}
 	if err := tmp.Chmod(mode); err != nil {
-		_ = tmp.Close()
-		return err
+		return fail(err)
 	}
 	if err := tmp.Close(); err != nil {
-		return err
+		_ = os.Remove(name)
+		return stagedFile{createdDir: created}, err
 	}
-	if err := os.Rename(tmpName, path); err != nil {
-		return err
+	return stagedFile{tmp: name, target: path, createdDir: created}, nil
+}
+
+// topmostMissing returns the highest ancestor of dir (or dir itself) that
+// does not exist yet, or "" when dir exists.
+func topmostMissing(dir string) string {
+	missing := ""
+	for d := dir; ; {
+		if _, err := os.Stat(d); err == nil {
+			return missing
+		}
+		missing = d
+		parent := filepath.Dir(d)
+		if parent == d {
+			return missing
+		}
+		d = parent
 	}
-	ok = true
-	return nil
 }

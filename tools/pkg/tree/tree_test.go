@@ -173,3 +173,54 @@ func TestVerifyNeverWrites(t *testing.T) {
 		t.Fatalf("Changes on read-only dir = %v, %v", changes, err)
 	}
 }
+
+// TestCommitFailureLeavesDiskUntouched injects a failure into the last write
+// of a commit (a directory stands where the file must go): no other file may
+// change and no temporary file may remain.
+func TestCommitFailureLeavesDiskUntouched(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.yaml"), "old a\n")
+	write(t, filepath.Join(dir, "z.yaml", "blocker"), "x")
+	write(t, filepath.Join(dir, "gone.yaml"), "keep me\n")
+	tr := New()
+	tr.WriteFile(filepath.Join(dir, "a.yaml"), []byte("new a\n"))
+	tr.WriteFile(filepath.Join(dir, "m", "new.yaml"), []byte("new\n"))
+	tr.WriteFile(filepath.Join(dir, "z.yaml"), []byte("cannot\n"))
+	tr.Remove(filepath.Join(dir, "gone.yaml"))
+	if _, err := tr.Commit(); err == nil || !strings.Contains(err.Error(), "is a directory where a file is expected") {
+		t.Fatalf("Commit error = %v", err)
+	}
+	if got := read(t, filepath.Join(dir, "a.yaml")); got != "old a\n" {
+		t.Errorf("a.yaml = %q, want the old content", got)
+	}
+	if got := read(t, filepath.Join(dir, "gone.yaml")); got != "keep me\n" {
+		t.Errorf("gone.yaml removed despite the failed commit")
+	}
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.Contains(d.Name(), ".tmp-") {
+			t.Errorf("temporary file left behind: %s", p)
+		}
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, "new.yaml") {
+			t.Errorf("new file written despite the failed commit: %s", p)
+		}
+		if err == nil && d.IsDir() && d.Name() == "m" {
+			t.Errorf("directory created by the failed commit remains: %s", p)
+		}
+		return nil
+	})
+}
+
+func TestWriteSweepsLeftoverTemporaryFiles(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, ".a.yaml.tmp-123"), "half")
+	write(t, filepath.Join(dir, ".b.yaml.tmp-456"), "someone else's")
+	if err := WriteFileAtomic(filepath.Join(dir, "a.yaml"), []byte("a\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".a.yaml.tmp-123")); !os.IsNotExist(err) {
+		t.Error("leftover temporary file of a.yaml not swept")
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".b.yaml.tmp-456")); err != nil {
+		t.Error("temporary file of another target removed")
+	}
+}
