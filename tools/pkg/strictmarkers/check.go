@@ -1,11 +1,13 @@
 package strictmarkers
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"sort"
 	"strings"
+	"unicode"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	"sigs.k8s.io/controller-tools/pkg/markers"
@@ -127,8 +129,8 @@ func checkLine(in Input, pkg *loader.Package, l markerLine, names []string, know
 			problems.Add(diag.Errorf(l.file, l.line, l.text, "is an incomplete marker name (it ends with ':'), so it is silently ignored"))
 			return
 		}
-		if s := closest(name, sameNamespace(name, names), 1); len(s) > 0 {
-			msg += fmt.Sprintf("; did you mean +%s?", s[0])
+		if s := suggestMarker(name, names); s != "" {
+			msg += fmt.Sprintf("; did you mean +%s?", s)
 		}
 		problems.Add(diag.Errorf(l.file, l.line, l.text, "%s", msg))
 		return
@@ -155,6 +157,49 @@ func sameNamespace(name string, names []string) []string {
 	}
 	return out
 }
+
+// suggestMarker returns the known marker name closest to name, or "".
+func suggestMarker(name string, names []string) string {
+	if s := otherNamespace(name, names); s != "" {
+		return s
+	}
+	// In +a:b:Name:arg=value the last segment is the first argument, so
+	// look up a:b:Name before the whole name: +openshift:validation:
+	// FeatureGateAwareEnums:featureGate=.. means ..:FeatureGateAwareEnum,
+	// not +openshift:enable:FeatureGate. Argument names start lower-case.
+	if i := strings.LastIndexByte(name, ':'); strings.Count(name, ":") >= 2 && i+1 < len(name) && unicode.IsLower(rune(name[i+1])) {
+		stripped := name[:i]
+		if s := otherNamespace(stripped, names); s != "" {
+			return s
+		}
+		if s := closest(stripped, sameNamespace(stripped, names), 1); len(s) > 0 &&
+			(distance(stripped, s[0]) <= 3 || strings.EqualFold(lastSegment(stripped), lastSegment(s[0]))) {
+			return s[0]
+		}
+	}
+	if s := closest(name, sameNamespace(name, names), 1); len(s) > 0 {
+		return s[0]
+	}
+	return ""
+}
+
+// otherNamespace finds name under the other prefix, e.g. the known
+// openshift:validation:FeatureGateAwareEnum for kubebuilder:validation:FeatureGateAwareEnum.
+func otherNamespace(name string, names []string) string {
+	_, rest, ok := strings.Cut(name, ":")
+	if !ok || !strings.Contains(rest, ":") {
+		return ""
+	}
+	for _, n := range names {
+		ns, r, _ := strings.Cut(n, ":")
+		if (ns == "openshift" || ns == "kubebuilder") && strings.EqualFold(r, rest) && n != name {
+			return n
+		}
+	}
+	return ""
+}
+
+func lastSegment(s string) string { return s[strings.LastIndexByte(s, ':')+1:] }
 
 // markerName is the part of a marker line before its arguments.
 func markerName(text string) string {
@@ -186,7 +231,29 @@ func argumentHint(def *markers.Definition, err error) string {
 		}
 		return hint
 	}
-	return fmt.Sprintf("cannot parse +%s: %s", def.Name, msg)
+	first := err
+	var list loader.ErrList
+	if errors.As(err, &list) && len(list) > 0 {
+		// Later errors are consequences of the first: the parser stops there.
+		first = list[0]
+	}
+	text := first.Error()
+	var se *markers.ScannerError
+	if errors.As(first, &se) {
+		text = se.Msg
+		if se.Pos.IsValid() {
+			text += fmt.Sprintf(" (at column %d of the arguments)", se.Pos.Column)
+		}
+		switch {
+		case se.Msg == `missing argument ""`:
+			return fmt.Sprintf("+%s needs a value: write +%s=<value>", def.Name, def.Name)
+		case strings.HasPrefix(se.Msg, "expected equals"):
+			text += "; arguments are name=value pairs separated by ',': write lists as a;b;c or {a,b,c} and quote values that contain ','"
+		case se.Msg == `expected comma, got ";"`:
+			text += "; inside {...} separate list items with ','"
+		}
+	}
+	return fmt.Sprintf("cannot parse +%s: %s", def.Name, text)
 }
 
 // checkGates reports gate names the payload manifests do not know.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"sigs.k8s.io/controller-tools/pkg/markers"
+
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
@@ -93,6 +95,58 @@ func TestClosest(t *testing.T) {
 		got := closest(in, names, 1)
 		if (want == "" && len(got) != 0) || (want != "" && (len(got) == 0 || got[0] != want)) {
 			t.Errorf("closest(%q) = %v, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSuggestMarker(t *testing.T) {
+	reg, err := goload.NewRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := definitionNames(reg)
+	cases := map[string]string{
+		// The last segment is the first argument, not part of the name.
+		"openshift:validation:FeatureGateAwareEnums:featureGate":  "openshift:validation:FeatureGateAwareEnum",
+		"openshift:FeatureGateAwareMaxItems:featureGate":          "openshift:validation:FeatureGateAwareMaxItems",
+		"openshift:validation:FeatureGateAwareXvalidation:rule":   "openshift:validation:FeatureGateAwareXValidation",
+		"kubebuilder:validation:FeatureGateAwareEnum:featureGate": "openshift:validation:FeatureGateAwareEnum",
+		"openshift:validation:Enum":                               "kubebuilder:validation:Enum",
+		"openshift:validation:featureGate":                        "openshift:enable:FeatureGate",
+		"kubebuilder:Required":                                    "kubebuilder:validation:Required",
+		"kubebuilder:validation:maxItems":                         "kubebuilder:validation:MaxItems",
+	}
+	for in, want := range cases {
+		if got := suggestMarker(in, names); got != want {
+			t.Errorf("suggestMarker(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestArgumentHint(t *testing.T) {
+	reg, err := goload.NewRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]string{
+		"+openshift:enable:FeatureGate":  "+openshift:enable:FeatureGate needs a value: write +openshift:enable:FeatureGate=<value>",
+		"+openshift:enable:FeatureGate=": "+openshift:enable:FeatureGate needs a value: write +openshift:enable:FeatureGate=<value>",
+		"+openshift:validation:FeatureGateAwareMaxItems:featureGate=A,B,maxItems=1": `cannot parse +openshift:validation:FeatureGateAwareMaxItems: expected equals, got "," (at column 16 of the arguments); ` +
+			"arguments are name=value pairs separated by ',': write lists as a;b;c or {a,b,c} and quote values that contain ','",
+		"+openshift:validation:FeatureGateAwareMaxItems:featureGate={A;B},maxItems=1": `cannot parse +openshift:validation:FeatureGateAwareMaxItems: expected comma, got ";" (at column 15 of the arguments); inside {...} separate list items with ','`,
+		"+openshift:validation:FeatureGateAwareMaxItems:featureGate=A,maxItems=x":     `cannot parse +openshift:validation:FeatureGateAwareMaxItems: expected integer, got "x" (at column 24 of the arguments)`,
+	}
+	for line, want := range cases {
+		def := reg.Lookup(line, markers.DescribesField)
+		if def == nil {
+			t.Fatalf("no definition for %s", line)
+		}
+		_, err := def.Parse(line)
+		if err == nil {
+			t.Fatalf("%s parses", line)
+		}
+		if got := argumentHint(def, err); got != want {
+			t.Errorf("argumentHint(%s):\n got %s\nwant %s", line, got, want)
 		}
 	}
 }
