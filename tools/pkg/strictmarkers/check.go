@@ -163,6 +163,7 @@ func suggestMarker(name string, names []string) string {
 	if s := otherNamespace(name, names); s != "" {
 		return s
 	}
+	same := sameNamespace(name, names)
 	// In +a:b:Name:arg=value the last segment is the first argument, so
 	// look up a:b:Name before the whole name: +openshift:validation:
 	// FeatureGateAwareEnums:featureGate=.. means ..:FeatureGateAwareEnum,
@@ -172,12 +173,34 @@ func suggestMarker(name string, names []string) string {
 		if s := otherNamespace(stripped, names); s != "" {
 			return s
 		}
-		if s := closest(stripped, sameNamespace(stripped, names), 1); len(s) > 0 &&
+		if s := closest(stripped, same, 1); len(s) > 0 &&
 			(distance(stripped, s[0]) <= 3 || strings.EqualFold(lastSegment(stripped), lastSegment(s[0]))) {
 			return s[0]
 		}
 	}
-	if s := closest(name, sameNamespace(name, names), 1); len(s) > 0 {
+	// The same last segment under another path: +kubebuilder:Required.
+	for _, n := range same {
+		if strings.EqualFold(lastSegment(n), lastSegment(name)) {
+			return n
+		}
+	}
+	// A marker without prefix: +kubebuilder:validation:Nullable is +nullable.
+	for _, n := range names {
+		if !strings.Contains(n, ":") && distance(n, lastSegment(name)) <= 1 {
+			return n
+		}
+	}
+	// A known name that extends this one: +openshift:api-approved.
+	var longer []string
+	for _, n := range same {
+		if strings.HasPrefix(n, name+".") || strings.HasPrefix(n, name+":") {
+			longer = append(longer, n)
+		}
+	}
+	if len(longer) == 1 {
+		return longer[0]
+	}
+	if s := closest(name, same, 1); len(s) > 0 {
 		return s[0]
 	}
 	return ""
@@ -247,7 +270,7 @@ func argumentHint(def *markers.Definition, err error) string {
 		switch {
 		case se.Msg == `missing argument ""`:
 			return fmt.Sprintf("+%s needs a value: write +%s=<value>", def.Name, def.Name)
-		case strings.HasPrefix(se.Msg, "expected equals"):
+		case strings.HasPrefix(se.Msg, "expected equals"), strings.HasPrefix(se.Msg, `extra arguments provided: ",`):
 			text += "; arguments are name=value pairs separated by ',': write lists as a;b;c or {a,b,c} and quote values that contain ','"
 		case se.Msg == `expected comma, got ";"`:
 			text += "; inside {...} separate list items with ','"

@@ -134,7 +134,9 @@ func TestArgumentHint(t *testing.T) {
 		"+openshift:validation:FeatureGateAwareMaxItems:featureGate=A,B,maxItems=1": `cannot parse +openshift:validation:FeatureGateAwareMaxItems: expected equals, got "," (at column 16 of the arguments); ` +
 			"arguments are name=value pairs separated by ',': write lists as a;b;c or {a,b,c} and quote values that contain ','",
 		"+openshift:validation:FeatureGateAwareMaxItems:featureGate={A;B},maxItems=1": `cannot parse +openshift:validation:FeatureGateAwareMaxItems: expected comma, got ";" (at column 15 of the arguments); inside {...} separate list items with ','`,
-		"+openshift:validation:FeatureGateAwareMaxItems:featureGate=A,maxItems=x":     `cannot parse +openshift:validation:FeatureGateAwareMaxItems: expected integer, got "x" (at column 24 of the arguments)`,
+		"+openshift:enable:FeatureGate=A,B": `cannot parse +openshift:enable:FeatureGate: extra arguments provided: ",B" (at column 2 of the arguments); ` +
+			"arguments are name=value pairs separated by ',': write lists as a;b;c or {a,b,c} and quote values that contain ','",
+		"+openshift:validation:FeatureGateAwareMaxItems:featureGate=A,maxItems=x": `cannot parse +openshift:validation:FeatureGateAwareMaxItems: expected integer, got "x" (at column 24 of the arguments)`,
 	}
 	for line, want := range cases {
 		def := reg.Lookup(line, markers.DescribesField)
