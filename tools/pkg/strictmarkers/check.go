@@ -184,6 +184,10 @@ func suggestMarker(name string, names []string) string {
 			return n
 		}
 	}
+	// A near miss under the same prefix.
+	if s := closest(name, same, 1); len(s) > 0 && distance(name, s[0]) <= 2 {
+		return s[0]
+	}
 	// A marker without prefix: +kubebuilder:validation:Nullable is +nullable.
 	for _, n := range names {
 		if !strings.Contains(n, ":") && distance(n, lastSegment(name)) <= 1 {
