@@ -13,7 +13,7 @@ CODEGEN_FLAGS := --base-dir . $(if $(API_GROUP_VERSIONS),--api-group-versions $(
 .PHONY: all update verify test bench build \
 	update-deepcopy update-payload-featuregates update-codegen-crds \
 	verify-payload-featuregates verify-codegen-crds verify-gofmt verify-test-suites update-test-suite-stubs \
-	test-root test-tools test-apitest $(CODEGEN) $(CONTROLLER_GEN)
+	test-root test-tools test-apitest fuzz $(CODEGEN) $(CONTROLLER_GEN)
 
 all: update
 
@@ -60,8 +60,15 @@ verify-test-suites: $(CODEGEN)
 update-test-suite-stubs: $(CODEGEN)
 	$(CODEGEN) test-suites $(CODEGEN_FLAGS)
 
-## test: every Go test of every module
-test: test-root test-tools test-apitest
+## test: every Go test of every module, then short fuzz runs
+test: test-root test-tools test-apitest fuzz
+
+## fuzz: run every fuzz target for FUZZTIME (seed corpora also run in plain go test)
+FUZZTIME ?= 10s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzParseManifest$$' -fuzztime $(FUZZTIME) ./features/payload
+	$(GO) -C tools test -run '^$$' -fuzz '^FuzzParseMarker$$' -fuzztime $(FUZZTIME) ./pkg/markerdefs
+	$(GO) -C tools test -run '^$$' -fuzz '^FuzzOverride$$' -fuzztime $(FUZZTIME) ./pkg/manifestmerge
 
 test-root:
 	$(GO) test ./...

@@ -255,3 +255,24 @@ func TestOutputNameProblems(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryUnknownFieldIsReportedInOrder: structured-merge-diff names one
+// unknown field per parse, chosen by map iteration; the stage reports all of
+// them, sorted, every time.
+func TestEveryUnknownFieldIsReportedInOrder(t *testing.T) {
+	for i := 0; i < 5; i++ {
+		base := testtree.Write(t, map[string]string{
+			widgetsGated + "AAA_ungated.yaml": crdSource(gated([]string{""}), []string{"name"}, func(obj map[string]any) {
+				obj["zeta"] = 1
+				obj["alpha"] = 2
+				obj["spec"].(map[string]any)["versions"].([]any)[0].(map[string]any)["bogus"] = true
+			}),
+		})
+		run := runStage(t, base, discoveryFor(base, exampleGroup), examplePayload())
+		want := `error: example/v1/zz_generated.featuregated-crd-manifests/widgets.example.openshift.io/AAA_ungated.yaml: does not fit the CustomResourceDefinition schema: ` +
+			`.alpha: field not declared in schema; .spec.versions[name="v1"].bogus: field not declared in schema; .zeta: field not declared in schema`
+		if got := run.diagnostics(); got != want {
+			t.Fatalf("run %d:\n got: %s\nwant: %s", i, got, want)
+		}
+	}
+}

@@ -228,9 +228,9 @@ func (r *inputReader) readManifest(path, crdName string, rep *reporter) *partial
 		rep.add(diag.Errorf(file, 0, "metadata.name", "is %q but the manifest is in the directory of CRD %s", stringOf(name), crdName))
 		bad = true
 	}
-	value, err := r.crdType.FromUnstructured(obj)
-	if err != nil {
-		rep.add(diag.Errorf(file, 0, "", "does not fit the CustomResourceDefinition schema: %v", err))
+	value, problems := fitErrors(r.crdType, obj)
+	if len(problems) > 0 {
+		rep.add(diag.Errorf(file, 0, "", "does not fit the CustomResourceDefinition schema: %s", strings.Join(problems, "; ")))
 		return nil
 	}
 	if bad {
