@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"reflect"
 	"sort"
 	"strings"
 	"unicode"
@@ -240,7 +241,7 @@ func markerName(text string) string {
 func argumentHint(def *markers.Definition, err error) string {
 	msg := err.Error()
 	const unknown = "unknown argument \""
-	if i := strings.Index(msg, unknown); i >= 0 {
+	if i := strings.Index(msg, unknown); i >= 0 && !selfParsing(def) {
 		arg := msg[i+len(unknown):]
 		if j := strings.IndexByte(arg, '"'); j >= 0 {
 			arg = arg[:j]
@@ -281,6 +282,16 @@ func argumentHint(def *markers.Definition, err error) string {
 		}
 	}
 	return fmt.Sprintf("cannot parse +%s: %s", def.Name, text)
+}
+
+// selfParsing reports whether def's values parse themselves (such as
+// +openshift:file-pattern): their errors name their own arguments, and
+// def.Fields does not describe them.
+func selfParsing(def *markers.Definition) bool {
+	type parser interface {
+		ParseMarker(name, anonymousName, rest string) error
+	}
+	return def.Output != nil && reflect.PointerTo(def.Output).Implements(reflect.TypeFor[parser]())
 }
 
 // checkGates reports gate names the payload manifests do not know.

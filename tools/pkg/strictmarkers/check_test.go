@@ -141,6 +141,9 @@ func TestArgumentHint(t *testing.T) {
 	for line, want := range cases {
 		def := reg.Lookup(line, markers.DescribesField)
 		if def == nil {
+			def = reg.Lookup(line, markers.DescribesType)
+		}
+		if def == nil {
 			t.Fatalf("no definition for %s", line)
 		}
 		_, err := def.Parse(line)
