@@ -38,6 +38,10 @@ type Version struct {
 	FeaturegatedSchemaGen string
 	// DocLines maps the markers read from doc.go to their line numbers.
 	DocLines map[string]int
+
+	// docProblems are conflicting or empty doc.go markers, reported by
+	// checkVersion.
+	docProblems []diag.Diagnostic
 }
 
 // Name renders the group-version as --api-group-versions spells it.
@@ -349,13 +353,25 @@ func readDocMarkers(fset *token.FileSet, f *ast.File, v *Version) {
 			if !hasValue {
 				continue
 			}
+			var dst *string
 			switch name {
 			case "+groupName":
-				v.GroupNameMarker = value
-				v.DocLines["+groupName"] = fset.Position(c.Pos()).Line
+				dst = &v.GroupNameMarker
 			case "+openshift:featuregated-schema-gen":
-				v.FeaturegatedSchemaGen = value
-				v.DocLines["+openshift:featuregated-schema-gen"] = fset.Position(c.Pos()).Line
+				dst = &v.FeaturegatedSchemaGen
+			default:
+				continue
+			}
+			n := fset.Position(c.Pos()).Line
+			switch first, seen := v.DocLines[name]; {
+			case value == "":
+				v.docProblems = append(v.docProblems, diag.Errorf(v.DocFile, n, line, "has no value: write %s=<value>", name))
+			case seen && *dst != value:
+				v.docProblems = append(v.docProblems, diag.Errorf(v.DocFile, n, line, "contradicts %s=%s on line %d", name, *dst, first))
+			}
+			if _, seen := v.DocLines[name]; !seen {
+				*dst = value
+				v.DocLines[name] = n
 			}
 		}
 	}
@@ -400,6 +416,7 @@ func applyFilter(versions []*Version, filter []string) ([]*Version, error) {
 // checkVersion reports a +groupName that disagrees with GroupVersion and a
 // package directory that is not named after the version.
 func checkVersion(v *Version, base string, problems *diag.List) {
+	problems.Add(v.docProblems...)
 	if v.GroupNameMarker != "" && v.GroupNameMarker != v.Group {
 		problems.Add(diag.Errorf(v.DocFile, v.DocLines["+groupName"], "+groupName="+v.GroupNameMarker,
 			"does not match GroupVersion's Group %q", v.Group))

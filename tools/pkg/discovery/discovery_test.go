@@ -106,6 +106,12 @@ func TestDiscoverProblems(t *testing.T) {
 		{"groupName mismatch", merge(pkgFiles("a/v1", "v1", "a.example.io", "v1"), map[string]string{
 			"a/v1/doc.go": "// +groupName=other.example.io\npackage v1\n",
 		}), `+groupName=other.example.io: does not match GroupVersion's Group "a.example.io"`},
+		{"empty groupName", merge(pkgFiles("a/v1", "v1", "a.example.io", "v1"), map[string]string{
+			"a/v1/doc.go": "// +groupName=\npackage v1\n",
+		}), "doc.go:1: +groupName=: has no value: write +groupName=<value>"},
+		{"conflicting groupName", merge(pkgFiles("a/v1", "v1", "a.example.io", "v1"), map[string]string{
+			"a/v1/doc.go": "// +groupName=a.example.io\n\n// +groupName=b.example.io\npackage v1\n",
+		}), "doc.go:3: +groupName=b.example.io: contradicts +groupName=a.example.io on line 1"},
 		{"directory not named after version", pkgFiles("a/stable", "stable", "a.example.io", "v1"),
 			`declares version "v1" but the package directory is "stable"`},
 		{"identifier declared in another file resolves", nil, ""},
