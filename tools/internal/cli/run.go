@@ -254,10 +254,17 @@ func (s *runState) printWarnings() {
 	}
 }
 
-// relative renders a diagnostic with its file relative to the base dir.
+// relative renders a diagnostic with its file relative to the base dir,
+// also when discovery failed before resolving it.
 func (s *runState) relative(d diag.Diagnostic) string {
-	if s.disc != nil && filepath.IsAbs(d.File) {
-		d.File = tree.Rel(s.disc.BaseDir, d.File)
+	base := ""
+	if s.disc != nil {
+		base = s.disc.BaseDir
+	} else if abs, err := filepath.Abs(s.opts.baseDir); err == nil {
+		base = abs
+	}
+	if base != "" && filepath.IsAbs(d.File) {
+		d.File = tree.Rel(base, d.File)
 	}
 	return d.String()
 }
