@@ -99,12 +99,11 @@ func Resource(crd *CRD, version string) schema.GroupVersionResource {
 }
 
 // InstallCRDs creates all the given CRDs, then waits until the server
-// serves every one of them: each is Established, discovery lists each
-// served version's resource, the OpenAPI v3 document of each served
-// group-version lists the resource (see waitOpenAPIListing), and the
-// server's post-establishment delay of
-// creates (see establishedCreateDelay) is over. Waiting for a whole batch
-// at once costs the delay once rather than once per CRD.
+// serves every one of them: each is Established, discovery and the OpenAPI
+// v3 document list the resource of each served version, and the server's
+// post-establishment delay of creates (see establishedCreateDelay) is
+// over. Waiting for a whole batch at once costs the delay once rather than
+// once per CRD.
 //
 // The CRDs must not exist yet: reinstalling a name needs DeleteCRDs first.
 // It returns the CRDs as the server has them, in the order given. When it
@@ -195,14 +194,7 @@ func (s *Server) DeleteCRDs(ctx context.Context, names ...string) error {
 		deleted = append(deleted, crd)
 	}
 	for _, crd := range deleted {
-		err := wait.PollUntilContextCancel(ctx, pollInterval, true, func(ctx context.Context) (bool, error) {
-			_, err := s.GetCRD(ctx, crd.Name)
-			if apierrors.IsNotFound(err) {
-				return true, nil
-			}
-			return false, err
-		})
-		if err != nil {
+		if err := s.waitGone(ctx, crd); err != nil {
 			return fmt.Errorf("waiting for CRD %s to be deleted: %w", crd.Name, err)
 		}
 	}
@@ -219,6 +211,53 @@ func (s *Server) DeleteCRDs(ctx context.Context, names ...string) error {
 		}
 	}
 	return s.waitOpenAPIListing(ctx, deleted, false)
+}
+
+// nudgeInterval is how long waitGone lets a deleted CRD linger before it
+// nudges the server's CRD finalizer.
+const nudgeInterval = 500 * time.Millisecond
+
+// nudgeAnnotation is the annotation waitGone sets on a lingering CRD.
+const nudgeAnnotation = "apitest.gatedcrd.io/finalizer-nudge"
+
+// waitGone waits until the deleted crd no longer exists (or has been
+// replaced by a CRD of the same name).
+//
+// A deleted CRD is removed by the server's CRD finalizer once it has
+// deleted the CRD's objects. That controller can stall: when listing the
+// objects fails (as it does while the resource's watch cache is still
+// initialising, for example right after the CRD was created) and its retry
+// then reads its own cache before that cache has seen its previous status
+// write, the retry ends in a conflict that it drops, expecting another
+// event; the events of its own writes touch only the Terminating condition,
+// which it ignores. The CRD then stays until the informer's next resync,
+// minutes later. So while a CRD lingers, waitGone changes an annotation on
+// it every nudgeInterval: a change the finalizer does not ignore.
+func (s *Server) waitGone(ctx context.Context, crd *CRD) error {
+	nextNudge := time.Now().Add(nudgeInterval)
+	nudges := 0
+	return wait.PollUntilContextCancel(ctx, pollInterval, true, func(ctx context.Context) (bool, error) {
+		current, err := s.GetCRD(ctx, crd.Name)
+		if apierrors.IsNotFound(err) {
+			return true, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if current.UID != crd.UID {
+			return true, nil
+		}
+		if time.Now().After(nextNudge) {
+			nudges++
+			patch := fmt.Sprintf(`{"metadata":{"annotations":{%q:"%d"}}}`, nudgeAnnotation, nudges)
+			_, err := s.crds.ApiextensionsV1().CustomResourceDefinitions().Patch(ctx, crd.Name, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
+			if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
+				return false, fmt.Errorf("nudging the CRD finalizer: %w", err)
+			}
+			nextNudge = time.Now().Add(nudgeInterval)
+		}
+		return false, nil
+	})
 }
 
 // PatchCRD applies an RFC 6902 JSON patch to the named CRD and waits until

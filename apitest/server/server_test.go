@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 func TestMain(m *testing.M) {
@@ -332,5 +335,55 @@ func TestFailedStartCleansUp(t *testing.T) {
 	}
 	if len(entries) != 0 {
 		t.Errorf("a failed Start left %d entries in its temporary root, e.g. %s", len(entries), entries[0].Name())
+	}
+}
+
+// TestDeleteNudgesLingeringCRD holds a deleted CRD back with a finalizer of
+// its own and checks that DeleteCRDs nudges it and returns once the
+// finalizer is gone. (The stall the nudge is for cannot be provoked at
+// will.)
+func TestDeleteNudgesLingeringCRD(t *testing.T) {
+	s := sharedServer(t)
+	ctx := testContext(t)
+	crds, err := DecodeCRDs(readTestdata(t, "widgets.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	crd := crds[0]
+	crd.Name = "sprockets.apitest.gatedcrd.example"
+	crd.Spec.Names = apiextensionsv1.CustomResourceDefinitionNames{Plural: "sprockets", Kind: "Sprocket", ListKind: "SprocketList", Singular: "sprocket"}
+	crd.Finalizers = []string{"apitest.gatedcrd.io/test-hold"}
+	if _, err := s.InstallCRDs(ctx, crd); err != nil {
+		t.Fatal(err)
+	}
+
+	deleted := make(chan error, 1)
+	go func() { deleted <- s.DeleteCRDs(ctx, crd.Name) }()
+
+	err = wait.PollUntilContextCancel(ctx, pollInterval, true, func(ctx context.Context) (bool, error) {
+		current, err := s.GetCRD(ctx, crd.Name)
+		if err != nil {
+			return false, err
+		}
+		return current.Annotations[nudgeAnnotation] != "", nil
+	})
+	if err != nil {
+		t.Fatalf("waiting for the nudge: %v", err)
+	}
+	select {
+	case err := <-deleted:
+		t.Fatalf("DeleteCRDs returned while the CRD was held: %v", err)
+	default:
+	}
+	current, err := s.GetCRD(ctx, crd.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	current.Finalizers = slices.DeleteFunc(current.Finalizers, func(f string) bool { return f == "apitest.gatedcrd.io/test-hold" })
+	if _, err := s.crds.ApiextensionsV1().CustomResourceDefinitions().Update(ctx, current, metav1.UpdateOptions{}); err != nil {
+		t.Fatalf("releasing the CRD: %v", err)
+	}
+	if err := <-deleted; err != nil {
+		t.Errorf("DeleteCRDs: %v", err)
 	}
 }
