@@ -160,13 +160,16 @@ func (l *List) Err() error {
 	if !l.HasErrors() {
 		return nil
 	}
-	var lines []string
+	// Joined Diagnostics print one per line and keep their positions, so
+	// that a List receiving the error through AddError recognises them
+	// (and drops the ones it already holds).
+	var errs []error
 	for _, d := range l.Items() {
 		if d.Severity == Error {
-			lines = append(lines, d.String())
+			errs = append(errs, d)
 		}
 	}
-	return errors.New(strings.Join(lines, "\n"))
+	return errors.Join(errs...)
 }
 
 // Demote turns every error into a warning. It serves modes such as

@@ -48,3 +48,17 @@ func TestAddErrorKeepsPositions(t *testing.T) {
 		t.Fatal("nil error added")
 	}
 }
+
+func TestErrKeepsDiagnostics(t *testing.T) {
+	var l List
+	l.Add(Errorf("a.go", 2, "", "first"), Warningf("b.go", 1, "", "note"))
+	l.AddError(l.Err())
+	if n := len(l.Items()); n != 2 {
+		t.Fatalf("adding the list's own Err added diagnostics: %v", l.Items())
+	}
+	var other List
+	other.AddError(l.Err())
+	if items := other.Items(); len(items) != 1 || items[0].File != "a.go" || items[0].Line != 2 {
+		t.Fatalf("Err lost positions: %v", items)
+	}
+}
