@@ -1,0 +1,543 @@
+package corpus
+
+// templates lists every case of the corpus; TestGenerate renders them to
+// testdata/cases. Each family below builds its cases from a table.
+func templates() []tmpl {
+	var all []tmpl
+	for _, family := range []func() []tmpl{
+		enableGateCases,
+		gateAwareCases,
+		gateAwareSpecificCases,
+		validationMarkerCases,
+		unknownMarkerCases,
+		typeMarkerCases,
+		packageMarkerCases,
+	} {
+		all = append(all, family()...)
+	}
+	return all
+}
+
+// marker builds the usual case: one line injected at a placeholder of the
+// base tree, expected to fail naming that line.
+func marker(name, desc, placeholder, line string, want ...string) tmpl {
+	return tmpl{name: name, desc: desc, inject: []string{placeholder + ": // " + line}, want: want}
+}
+
+// at is the position token of the first line injected at placeholder.
+func at(placeholder string) string { return "{@" + placeholder + "}" }
+
+func enableGateCases() []tmpl {
+	const cat = "gate-enable/"
+	const m = "+openshift:enable:FeatureGate"
+	f := "field-string"
+	pos := at(f)
+	return []tmpl{
+		marker(cat+"no-value", "A field gate without '=' and gate name.", f, m,
+			pos+": "+m+": "+m+" needs a value: write "+m+"=<value>"),
+		marker(cat+"empty-value", "A field gate with '=' but no gate name.", f, m+"=",
+			pos+": "+m+"=: "+m+" needs a value: write "+m+"=<value>"),
+		marker(cat+"quoted-empty", "A field gate naming the empty gate \"\" (only FeatureGateAware markers use \"\" for ungated).", f, m+`=""`,
+			pos+": "+m+`="": names an empty gate`),
+		marker(cat+"quoted-name", "A quoted gate name would end up with its quotes in a file name.", f, m+`="WidgetLimits"`,
+			pos+": "+m+`="WidgetLimits": gate name "WidgetLimits" is quoted`),
+		marker(cat+"comma-list", "Two gates on one line separated by a comma; the marker takes one gate per line.", f, m+"=WidgetLimits,WidgetColors",
+			pos+": "+m+`=WidgetLimits,WidgetColors: cannot parse +openshift:enable:FeatureGate: extra arguments provided: ",WidgetColors" (at column 13 of the arguments)`),
+		marker(cat+"unknown-gate-typo", "A misspelt gate name: the gated field would only ever ship in CustomNoUpgrade.", f, m+"=WidgetLimit",
+			pos+": "+m+`=WidgetLimit: FeatureGate "WidgetLimit" is not listed in the payload FeatureGate manifests`, "closest known gates: WidgetLimits"),
+		marker(cat+"unknown-gate", "A gate name that no payload manifest lists.", f, m+"=NoSuchGate",
+			pos+": "+m+`=NoSuchGate: FeatureGate "NoSuchGate" is not listed in the payload FeatureGate manifests`),
+		marker(cat+"unknown-gate-case", "Gate names are case-sensitive.", f, m+"=widgetLimits",
+			pos+": "+m+`=widgetLimits: FeatureGate "widgetLimits" is not listed`, "closest known gates: WidgetLimits"),
+		marker(cat+"invalid-name", "'+' joins required gates in file names, so it cannot be part of a gate name.", f, m+"=Widget+Limits",
+			pos+": "+m+`=Widget+Limits: FeatureGate "Widget+Limits" is not listed`),
+		marker(cat+"negated", "There is no negation syntax in markers.", f, m+"=-WidgetLimits",
+			pos+": "+m+`=-WidgetLimits: FeatureGate "-WidgetLimits" is not listed`, "closest known gates: WidgetLimits"),
+		marker(cat+"semicolon-list-unknown", "A ';' list whose second gate is unknown.", f, m+"=WidgetLimits;NoSuchGate",
+			pos+": "+m+`=WidgetLimits;NoSuchGate: FeatureGate "NoSuchGate" is not listed`),
+		marker(cat+"brace-list-unknown", "A {..} list whose second gate is unknown.", f, m+"={WidgetLimits,NoSuchGate}",
+			pos+": "+m+`={WidgetLimits,NoSuchGate}: FeatureGate "NoSuchGate" is not listed`),
+		marker(cat+"misspelt-plural", "FeatureGates instead of FeatureGate.", f, "+openshift:enable:FeatureGates=WidgetLimits",
+			pos+": +openshift:enable:FeatureGates=WidgetLimits: is not a marker any stage understands", "did you mean +openshift:enable:FeatureGate?"),
+		marker(cat+"misspelt-case", "featureGate instead of FeatureGate.", f, "+openshift:enable:featureGate=WidgetLimits",
+			pos+": +openshift:enable:featureGate=WidgetLimits: is not a marker any stage understands", "did you mean +openshift:enable:FeatureGate?"),
+		marker(cat+"misspelt-enabled", "enabled instead of enable.", f, "+openshift:enabled:FeatureGate=WidgetLimits",
+			pos+": +openshift:enabled:FeatureGate=WidgetLimits: is not a marker any stage understands", "did you mean +openshift:enable:FeatureGate?"),
+		marker(cat+"missing-enable", "The enable: segment is missing.", f, "+openshift:FeatureGate=WidgetLimits",
+			pos+": +openshift:FeatureGate=WidgetLimits: is not a marker any stage understands"),
+		marker(cat+"colon-instead-of-equals", "A ':' where the '=' belongs.", f, m+":WidgetLimits",
+			pos+": "+m+":WidgetLimits: is not a marker any stage understands", "did you mean +openshift:enable:FeatureGate?"),
+		marker(cat+"root-unknown-gate", "A whole CRD gated by an unknown gate.", "root", m+"=NoSuchGate",
+			at("root")+": "+m+`=NoSuchGate: FeatureGate "NoSuchGate" is not listed`),
+		marker(cat+"root-quoted-empty", "A whole CRD gated by the empty gate.", "root", m+`=""`,
+			at("root")+": "+m+`="": names an empty gate`),
+		marker(cat+"enum-type-unknown-gate", "An unknown gate on a named string type.", "enum-type", m+"=WidgetColor",
+			at("enum-type")+": "+m+`=WidgetColor: FeatureGate "WidgetColor" is not listed`, "closest known gates: WidgetColors"),
+		marker(cat+"struct-type-quoted", "A quoted gate on a struct type.", "spec-type", m+`="WidgetLimits"`,
+			at("spec-type")+": "+m+`="WidgetLimits": gate name "WidgetLimits" is quoted`),
+	}
+}
+
+// gateAware describes one FeatureGateAware marker: where the corpus puts it,
+// the arguments that complete it and the name of its required argument.
+type gateAware struct {
+	short, name, placeholder, tail, required string
+}
+
+var gateAwareMarkers = []gateAware{
+	{"enum", "+openshift:validation:FeatureGateAwareEnum", "enum-type", "enum=Red;Green", "enum"},
+	{"xvalidation", "+openshift:validation:FeatureGateAwareXValidation", "spec-type", `rule="self.size >= 0"`, "rule"},
+	{"maxitems", "+openshift:validation:FeatureGateAwareMaxItems", "field-slice", "maxItems=8", "maxItems"},
+}
+
+const (
+	namesNoGate   = `names no gate: give featureGate=<Gate>[;<Gate>...] (featureGate="" for the ungated variant) or requiredFeatureGate=<Gate>[;<Gate>...]`
+	notListed     = "is not listed in the payload FeatureGate manifests (payload-manifests/featuregates), so its content would only ever ship in CustomNoUpgrade"
+	listHint      = "arguments are name=value pairs separated by ',': write lists as a;b;c or {a,b,c} and quote values that contain ','"
+	notUnderstood = "is not a marker any stage understands, so it is silently ignored"
+)
+
+// gateAwareCases break the gate lists of each FeatureGateAware marker the
+// same ways.
+func gateAwareCases() []tmpl {
+	var out []tmpl
+	for _, g := range gateAwareMarkers {
+		cat := "gate-aware-" + g.short + "/"
+		pos := at(g.placeholder)
+		add := func(name, desc, args string, want ...string) {
+			line := g.name + ":" + args
+			if args == "" {
+				line = g.name
+			}
+			full := []string{pos + ": " + line + ": " + want[0]}
+			out = append(out, marker(cat+name, desc, g.placeholder, line, append(full, want[1:]...)...))
+		}
+		t := g.tail
+		cannot := "cannot parse " + g.name + ": "
+		add("no-gate", "No featureGate and no requiredFeatureGate.", t,
+			namesNoGate)
+		add("no-arguments", "The marker without any argument.", "",
+			cannot+`missing argument "`+g.required+`"`)
+		add("only-gate", "A gate and nothing to do when it is enabled.", "featureGate=WidgetLimits",
+			cannot+`missing argument "`+g.required+`" (at column 25 of the arguments)`)
+		add("featuregate-empty", "featureGate= with no value names no gate at all.", "featureGate=,"+t,
+			namesNoGate)
+		add("required-empty", "requiredFeatureGate= with no value names no gate at all.", "requiredFeatureGate=,"+t,
+			namesNoGate)
+		add("required-quoted-empty", "requiredFeatureGate=\"\" (\"\" means ungated only in featureGate).", `requiredFeatureGate="",`+t,
+			`requiredFeatureGate: names an empty gate ("" only means ungated in featureGate)`)
+		add("featuregate-quoted", "A quoted gate name in featureGate would keep its quotes in the file name.", `featureGate="WidgetLimits",`+t,
+			`featureGate: gate name "WidgetLimits" is quoted: write it without quotes (only the exact "" means ungated)`)
+		add("required-quoted", "A quoted gate name in requiredFeatureGate.", `requiredFeatureGate=WidgetLimits;"WidgetColors",`+t,
+			`requiredFeatureGate: gate name "WidgetColors" is quoted: write it without quotes`)
+		add("argument-plural", "featureGates instead of featureGate.", "featureGates=WidgetLimits,"+t,
+			`unknown argument "featureGates" of `+g.name, "did you mean featureGate?")
+		add("argument-case", "featuregate instead of featureGate.", "featuregate=WidgetLimits,"+t,
+			`unknown argument "featuregate" of `+g.name, "did you mean featureGate?")
+		add("argument-required-plural", "requiredFeatureGates instead of requiredFeatureGate.", "requiredFeatureGates=WidgetLimits,"+t,
+			`unknown argument "requiredFeatureGates" of `+g.name, "did you mean requiredFeatureGate?")
+		add("argument-gate", "gate instead of featureGate.", "gate=WidgetLimits,"+t,
+			`unknown argument "gate" of `+g.name+` (arguments: `)
+		add("required-twice", "The same required gate twice.", "requiredFeatureGate=WidgetLimits;WidgetLimits,"+t,
+			"requiredFeatureGate: names gate WidgetLimits twice")
+		add("featuregate-unknown", "An unknown gate in featureGate.", "featureGate=NoSuchGate,"+t,
+			`FeatureGate "NoSuchGate" `+notListed)
+		add("featuregate-typo", "A misspelt gate in featureGate.", "featureGate=WidgetLimit,"+t,
+			`FeatureGate "WidgetLimit" `+notListed, "closest known gates: WidgetLimits")
+		add("required-unknown", "An unknown gate in requiredFeatureGate.", "requiredFeatureGate=WidgetColors;WidgetLimit,"+t,
+			`FeatureGate "WidgetLimit" `+notListed, "closest known gates: WidgetLimits")
+		add("featuregate-unknown-second", "The second gate of a list is unknown.", "featureGate=WidgetLimits;NoSuchGate,"+t,
+			`FeatureGate "NoSuchGate" `+notListed)
+		add("featuregate-comma-list", "Gates separated by ',' (lists use ';').", "featureGate=WidgetLimits,WidgetColors,"+t,
+			cannot+`expected equals, got "," (at column 38 of the arguments); `+listHint)
+		add("featuregate-brace-semicolon", "A {..} list separated by ';'.", "featureGate={WidgetLimits;WidgetColors},"+t,
+			cannot+`expected comma, got ";" (at column 26 of the arguments); inside {...} separate list items with ','`)
+		add("featuregate-brace-unknown", "A {..} list with an unknown gate.", "featureGate={WidgetLimits,NoSuchGate},"+t,
+			`FeatureGate "NoSuchGate" `+notListed)
+		add("featuregate-invalid-name", "A gate name with '/' is no registered gate.", "featureGate=Widget/Limits,"+t,
+			`FeatureGate "Widget/Limits" `+notListed)
+		add("featuregate-negated", "There is no negation syntax: -WidgetLimits is no registered gate.", "featureGate=-WidgetLimits,"+t,
+			`FeatureGate "-WidgetLimits" `+notListed, "closest known gates: WidgetLimits")
+	}
+	return out
+}
+
+// knownBugs maps cases to the bug that makes one of their want lines fail.
+var knownBugs = map[string]string{
+	"root-marker/resource-empty-path":  "stage 1's own marker splitter reads path=,scope=Cluster as path \",scope=Cluster\" and then finds no scope",
+	"gate-aware-maxitems/on-int-field": "schemapatch names the FeatureGateAwareMaxItems line of the previous field (tags), whose doc comment it wrongly searches too",
+}
+
+// gateAwareSpecificCases break the arguments that are not gate lists, and
+// put the markers where they cannot apply.
+func gateAwareSpecificCases() []tmpl {
+	const enum = "+openshift:validation:FeatureGateAwareEnum"
+	const xval = "+openshift:validation:FeatureGateAwareXValidation"
+	const maxItems = "+openshift:validation:FeatureGateAwareMaxItems"
+	type c struct{ name, desc, placeholder, line, want string }
+	cases := []c{
+		{"gate-aware-enum/enum-missing", "No enum argument.", "enum-type", enum + ":featureGate=WidgetColors",
+			"cannot parse " + enum + `: missing argument "enum" (at column 25 of the arguments)`},
+		{"gate-aware-enum/enum-comma-list", "Enum values separated by ','.", "enum-type", enum + ":featureGate=WidgetColors,enum=Red,Green",
+			"cannot parse " + enum + `: expected equals, got "" (at column 40 of the arguments); ` + listHint},
+		{"gate-aware-enum/enum-misspelt", "enums instead of enum.", "enum-type", enum + ":featureGate=WidgetColors,enums=Red;Green",
+			`unknown argument "enums" of ` + enum + " (arguments: enum, featureGate, requiredFeatureGate); did you mean enum?"},
+		{"gate-aware-enum/enum-unterminated-quote", "An enum value with an unterminated quote.", "enum-type", enum + `:featureGate=WidgetColors,enum="Red;Green`,
+			"cannot parse " + enum + ": literal not terminated (at column 31 of the arguments)"},
+		{"gate-aware-enum/misspelt-marker", "FeatureGateAwareEnums instead of FeatureGateAwareEnum.", "enum-type", "+openshift:validation:FeatureGateAwareEnums:featureGate=WidgetColors,enum=Red",
+			notUnderstood + "; did you mean " + enum + "?"},
+		{"gate-aware-enum/missing-validation-segment", "The validation: segment is missing.", "enum-type", "+openshift:FeatureGateAwareEnum:featureGate=WidgetColors,enum=Red",
+			notUnderstood + "; did you mean " + enum + "?"},
+		{"gate-aware-enum/kubebuilder-prefix", "The marker under +kubebuilder: instead of +openshift:.", "enum-type", "+kubebuilder:validation:FeatureGateAwareEnum:featureGate=WidgetColors,enum=Red",
+			notUnderstood + "; did you mean " + enum + "?"},
+		{"gate-aware-maxitems/not-a-number", "maxItems=x.", "field-slice", maxItems + ":featureGate=WidgetLimits,maxItems=x",
+			"cannot parse " + maxItems + `: expected integer, got "x" (at column 35 of the arguments)`},
+		{"gate-aware-maxitems/negative", "maxItems=-1.", "field-slice", maxItems + ":featureGate=WidgetLimits,maxItems=-1",
+			"maxItems must not be negative, got -1"},
+		{"gate-aware-maxitems/fraction", "maxItems=1.5.", "field-slice", maxItems + ":featureGate=WidgetLimits,maxItems=1.5",
+			"cannot parse " + maxItems + `: expected integer, got "1.5" (at column 35 of the arguments)`},
+		{"gate-aware-maxitems/empty", "maxItems= with no value.", "field-slice", maxItems + ":featureGate=WidgetLimits,maxItems=",
+			"cannot parse " + maxItems + `: expected integer, got "" (at column 35 of the arguments)`},
+		{"gate-aware-maxitems/quoted-number", "maxItems=\"3\".", "field-slice", maxItems + `:featureGate=WidgetLimits,maxItems="3"`,
+			"cannot parse " + maxItems + `: expected integer, got "\"3\"" (at column 35 of the arguments)`},
+		{"gate-aware-maxitems/misspelt-argument", "maxitems instead of maxItems.", "field-slice", maxItems + ":featureGate=WidgetLimits,maxitems=3",
+			`unknown argument "maxitems" of ` + maxItems + " (arguments: featureGate, maxItems, requiredFeatureGate); did you mean maxItems?"},
+		{"gate-aware-maxitems/on-string-field", "maxItems on a string field.", "field-string", maxItems + ":featureGate=WidgetLimits,maxItems=3",
+			`must apply maxitem to an array, but the schema here is of type "string"`},
+		{"gate-aware-maxitems/on-int-field", "maxItems on an integer field.", "field-int", maxItems + ":featureGate=WidgetLimits,maxItems=3",
+			`must apply maxitem to an array, but the schema here is of type "integer"`},
+		{"gate-aware-maxitems/on-string-type", "maxItems on a named string type.", "enum-type", maxItems + ":featureGate=WidgetLimits,maxItems=3",
+			`must apply maxitem to an array, but the schema here is of type "string"`},
+		{"gate-aware-maxitems/on-struct-type", "maxItems on a struct type.", "spec-type", maxItems + ":featureGate=WidgetLimits,maxItems=3",
+			`must apply maxitem to an array, but the schema here is of type "object"`},
+		{"gate-aware-maxitems/misspelt-marker", "FeatureGateAwareMaxitems instead of FeatureGateAwareMaxItems.", "field-slice", "+openshift:validation:FeatureGateAwareMaxitems:featureGate=WidgetLimits,maxItems=3",
+			notUnderstood + "; did you mean " + maxItems + "?"},
+		{"gate-aware-xvalidation/rule-missing", "A message but no rule.", "spec-type", xval + `:featureGate=WidgetLimits,message="size must be set"`,
+			"cannot parse " + xval + `: missing argument "rule" (at column 52 of the arguments)`},
+		{"gate-aware-xvalidation/rule-unterminated", "A rule with an unterminated quote.", "spec-type", xval + `:featureGate=WidgetLimits,rule="self.size > 0`,
+			"cannot parse " + xval + ": literal not terminated (at column 31 of the arguments)"},
+		{"gate-aware-xvalidation/message-misspelt", "messages instead of message.", "spec-type", xval + `:featureGate=WidgetLimits,rule="self.size > 0",messages="x"`,
+			`unknown argument "messages" of ` + xval + " (arguments: featureGate, fieldPath, message, messageExpression, optionalOldSelf, reason, requiredFeatureGate, rule); did you mean message?"},
+		{"gate-aware-xvalidation/optional-old-self-not-bool", "optionalOldSelf=maybe.", "spec-type", xval + `:featureGate=WidgetLimits,rule="self.size > 0",optionalOldSelf=maybe`,
+			"cannot parse " + xval + `: expected true or false, got "maybe" (at column 63 of the arguments)`},
+		{"gate-aware-xvalidation/unquoted-message-with-comma", "An unquoted message containing a comma.", "spec-type", xval + `:featureGate=WidgetLimits,rule=self.size > 0,message=size, please`,
+			"cannot parse " + xval + `: expected equals, got "" (at column 65 of the arguments); ` + listHint},
+		{"gate-aware-xvalidation/misspelt-marker", "FeatureGateAwareXvalidation instead of FeatureGateAwareXValidation.", "spec-type", "+openshift:validation:FeatureGateAwareXvalidation:featureGate=WidgetLimits,rule=\"true\"",
+			notUnderstood + "; did you mean " + xval + "?"},
+		{"gate-aware-xvalidation/reason-unknown", "A reason that is not a CEL failure reason.", "spec-type", xval + `:featureGate=WidgetLimits,rule="self.size > 0",reason=Whatever`,
+			"invalid reason Whatever, valid values are FieldValueRequired, FieldValueInvalid, FieldValueForbidden and FieldValueDuplicate"},
+	}
+	var out []tmpl
+	for _, x := range cases {
+		tp := marker(x.name, x.desc, x.placeholder, x.line, at(x.placeholder)+": "+x.line+": "+x.want)
+		tp.bug = knownBugs[x.name]
+		out = append(out, tp)
+	}
+	out = append(out, tmpl{
+		name:   "gate-aware-enum/with-plain-enum",
+		desc:   "A FeatureGateAware enum next to a plain kubebuilder Enum on the same type: which wins is unspecified.",
+		inject: []string{"enum-type: // +kubebuilder:validation:Enum=Red;Green"},
+		want: []string{`@@widgets/v1/types.go|FeatureGateAwareEnum:featureGate="",enum=Red;Green@@: +openshift:validation:FeatureGateAwareEnum:featureGate="",enum=Red;Green: ` +
+			"cannot be combined with +kubebuilder:validation:Enum on the same field or type"},
+	})
+	return out
+}
+
+// validationMarkerCases misspell the common kubebuilder validation markers
+// and give them values of the wrong type.
+func validationMarkerCases() []tmpl {
+	type c struct{ name, placeholder, line, suggestion string }
+	misspelt := []c{
+		{"enum-lower-case", "field-string", "+kubebuilder:validation:enum=a;b", "kubebuilder:validation:Enum"},
+		{"enum-no-validation", "field-string", "+kubebuilder:Enum=a;b", "kubebuilder:validation:Enum"},
+		{"enum-plural", "field-string", "+kubebuilder:validation:Enums=a;b", "kubebuilder:validation:Enum"},
+		{"maxitems-lower-case", "field-slice", "+kubebuilder:validation:maxItems=3", "kubebuilder:validation:MaxItems"},
+		{"maxitems-typo", "field-slice", "+kubebuilder:validation:Maxitems=3", "kubebuilder:validation:MaxItems"},
+		{"maxitems-no-validation", "field-slice", "+kubebuilder:MaxItems=3", "kubebuilder:validation:MaxItems"},
+		{"maxitems-singular", "field-slice", "+kubebuilder:validation:MaxItem=3", "kubebuilder:validation:MaxItems"},
+		{"minitems-singular", "field-slice", "+kubebuilder:validation:MinItem=1", "kubebuilder:validation:MinItems"},
+		{"uniqueitems-singular", "field-slice", "+kubebuilder:validation:UniqueItem=true", "kubebuilder:validation:UniqueItems"},
+		{"maxlength-typo", "field-string", "+kubebuilder:validation:MaxLenght=3", "kubebuilder:validation:MaxLength"},
+		{"maxlength-no-validation", "field-string", "+kubebuilder:MaxLength=3", "kubebuilder:validation:MaxLength"},
+		{"minlength-typo", "field-string", "+kubebuilder:validation:MinLenght=1", "kubebuilder:validation:MinLength"},
+		{"maximum-typo", "field-int", "+kubebuilder:validation:Maximun=3", "kubebuilder:validation:Maximum"},
+		{"minimum-no-validation", "field-int", "+kubebuilder:Minimum=0", "kubebuilder:validation:Minimum"},
+		{"minimum-lower-case", "field-int", "+kubebuilder:validation:minimum=0", "kubebuilder:validation:Minimum"},
+		{"exclusivemaximum-typo", "field-int", "+kubebuilder:validation:ExclusiveMaximun=true", "kubebuilder:validation:ExclusiveMaximum"},
+		{"multipleof-typo", "field-int", "+kubebuilder:validation:MultipleOff=2", "kubebuilder:validation:MultipleOf"},
+		{"pattern-typo", "field-string", "+kubebuilder:validation:Patern=`^a+$`", "kubebuilder:validation:Pattern"},
+		{"pattern-no-validation", "field-string", "+kubebuilder:Pattern=`^a+$`", "kubebuilder:validation:Pattern"},
+		{"format-plural", "field-string", "+kubebuilder:validation:Formats=hostname", "kubebuilder:validation:Format"},
+		{"type-plural", "field-string", "+kubebuilder:validation:Types=string", "kubebuilder:validation:Type"},
+		{"xvalidation-no-validation", "spec-type", `+kubebuilder:XValidation:rule="self.size >= 0"`, "kubebuilder:validation:XValidation"},
+		{"xvalidation-lower-case", "spec-type", `+kubebuilder:validation:xValidation:rule="self.size >= 0"`, "kubebuilder:validation:XValidation"},
+		{"xvalidation-plural", "spec-type", `+kubebuilder:validation:XValidations:rule="self.size >= 0"`, "kubebuilder:validation:XValidation"},
+		{"required-lower-case", "field-string", "+kubebuilder:validation:required", "kubebuilder:validation:Required"},
+		{"required-no-validation", "field-string", "+kubebuilder:Required", "kubebuilder:validation:Required"},
+		{"optional-typo", "field-int", "+kubebuilder:validation:Optinal", "kubebuilder:validation:Optional"},
+		{"default-plural", "field-int", "+kubebuilder:defaults=3", "kubebuilder:default"},
+		{"default-under-validation", "field-int", "+kubebuilder:validation:Default=3", "kubebuilder:default"},
+		{"nullable-under-validation", "field-string", "+kubebuilder:validation:Nullable", "nullable"},
+		{"listtype-under-kubebuilder", "field-slice", "+kubebuilder:listType=atomic", "listType"},
+		{"embeddedresource-typo", "spec-fields", "+kubebuilder:validation:EmbededResource", "kubebuilder:validation:EmbeddedResource"},
+		{"schemaless-case", "spec-fields", "+kubebuilder:validation:SchemaLess", "kubebuilder:validation:Schemaless"},
+		{"preserveunknownfields-singular", "spec-type", "+kubebuilder:pruning:PreserveUnknownField", "kubebuilder:pruning:PreserveUnknownFields"},
+		{"maxproperties-singular", "spec-type", "+kubebuilder:validation:MaxProperty=3", "kubebuilder:validation:MaxProperties"},
+		{"items-maxlength-typo", "field-slice", "+kubebuilder:validation:items:MaxLenght=3", "kubebuilder:validation:items:MaxLength"},
+		{"title-typo", "field-string", "+kubebuilder:titel=Name", "kubebuilder:title"},
+		{"example-plural", "field-string", "+kubebuilder:examples=foo", "kubebuilder:example"},
+	}
+	var out []tmpl
+	for _, x := range misspelt {
+		out = append(out, marker("validation-misspelt/"+x.name, "A misspelt validation marker would silently validate nothing.", x.placeholder, x.line,
+			at(x.placeholder)+": "+x.line+": "+notUnderstood+"; did you mean +"+x.suggestion+"?"))
+	}
+	type v struct{ name, desc, placeholder, line, want string }
+	values := []v{
+		{"maxitems-not-a-number", "MaxItems=x.", "field-slice", "+kubebuilder:validation:MaxItems=x",
+			`cannot parse +kubebuilder:validation:MaxItems: invalid maxItems value: strconv.Atoi: parsing "x": invalid syntax`},
+		{"minlength-not-a-number", "MinLength=abc.", "field-string", "+kubebuilder:validation:MinLength=abc",
+			`cannot parse +kubebuilder:validation:MinLength: expected integer, got "abc" (at column 1 of the arguments)`},
+		{"maximum-not-a-number", "Maximum=ten.", "field-int", "+kubebuilder:validation:Maximum=ten",
+			`cannot parse +kubebuilder:validation:Maximum: invalid maximum value: strconv.ParseFloat: parsing "ten": invalid syntax`},
+		{"maximum-empty", "Maximum= with no value.", "field-int", "+kubebuilder:validation:Maximum=",
+			`cannot parse +kubebuilder:validation:Maximum: invalid maximum value: strconv.ParseFloat: parsing "": invalid syntax`},
+		{"pattern-unterminated", "A Pattern with an unterminated quote.", "field-string", `+kubebuilder:validation:Pattern="^a+`,
+			"cannot parse +kubebuilder:validation:Pattern: literal not terminated (at column 1 of the arguments)"},
+		{"enum-comma-list", "Enum values separated by ','.", "field-string", "+kubebuilder:validation:Enum=a,b",
+			`cannot parse +kubebuilder:validation:Enum: extra arguments provided: ",b" (at column 2 of the arguments); ` + listHint},
+		{"enum-brace-semicolon", "A {..} Enum list separated by ';'.", "field-string", "+kubebuilder:validation:Enum={a;b}",
+			`cannot parse +kubebuilder:validation:Enum: expected comma, got ";" (at column 3 of the arguments); inside {...} separate list items with ','`},
+		{"uniqueitems-not-bool", "UniqueItems=yes.", "field-slice", "+kubebuilder:validation:UniqueItems=yes",
+			`cannot parse +kubebuilder:validation:UniqueItems: expected true or false, got "yes" (at column 1 of the arguments)`},
+		{"exclusiveminimum-not-bool", "ExclusiveMinimum=1.", "field-int", "+kubebuilder:validation:ExclusiveMinimum=1",
+			`cannot parse +kubebuilder:validation:ExclusiveMinimum: expected true or false, got "1" (at column 1 of the arguments)`},
+		{"required-with-value", "Required takes no value.", "field-int", "+kubebuilder:validation:Required=true",
+			`cannot parse +kubebuilder:validation:Required: extra arguments provided: "true" (at column 1 of the arguments)`},
+		{"xvalidation-no-rule", "XValidation without rule.", "spec-type", `+kubebuilder:validation:XValidation:message="x"`,
+			`cannot parse +kubebuilder:validation:XValidation: missing argument "rule" (at column 12 of the arguments)`},
+		{"xvalidation-unknown-argument", "XValidation with a misspelt argument.", "spec-type", `+kubebuilder:validation:XValidation:rule="true",messsage="x"`,
+			`unknown argument "messsage" of +kubebuilder:validation:XValidation (arguments: fieldPath, message, messageExpression, optionalOldSelf, reason, rule); did you mean message?`},
+		{"default-invalid", "A default that is neither JSON nor a marker value.", "field-int", "+kubebuilder:default={",
+			`cannot parse +kubebuilder:default: expected close curly brace, got "" (at column 2 of the arguments)`},
+	}
+	for _, x := range values {
+		out = append(out, marker("validation-value/"+x.name, x.desc, x.placeholder, x.line, at(x.placeholder)+": "+x.line+": "+x.want))
+	}
+	// Markers that parse but cannot apply where they are: controller-tools
+	// reports them at the field, without the marker.
+	type w struct{ name, desc, placeholder, line, field, want string }
+	misplaced := []w{
+		{"maxlength-on-int", "MaxLength on an integer field.", "field-int", "+kubebuilder:validation:MaxLength=3", "Size int32",
+			`must apply maxlength to a textual value, found type "integer"`},
+		{"maxitems-on-string", "MaxItems on a string field.", "field-string", "+kubebuilder:validation:MaxItems=3", "Name string",
+			"must apply maxitem to an array"},
+		{"minimum-on-string", "Minimum on a string field.", "field-string", "+kubebuilder:validation:Minimum=1", "Name string",
+			"must apply minimum to a numeric value, found string"},
+		{"pattern-on-int", "Pattern on an integer field.", "field-int", "+kubebuilder:validation:Pattern=`^1$`", "Size int32",
+			`must apply pattern to a textual value, found type "integer"`},
+		{"listtype-invalid", "listType=sorted is not a list type.", "field-slice", "+listType=sorted", "Tags []string",
+			`ListType must be either "map", "set" or "atomic"`},
+		{"listmapkey-on-strings", "listMapKey on an atomic list of strings.", "field-slice", "+listMapKey=name", "Tags []string",
+			"must apply listMapKey to an associative-list"},
+	}
+	for _, x := range misplaced {
+		out = append(out, marker("validation-value/"+x.name, x.desc, x.placeholder, x.line, "@@widgets/v1/types.go|"+x.field+"@@: "+x.want))
+	}
+	return out
+}
+
+// unknownMarkerCases are lines under +kubebuilder: or +openshift: that no
+// stage reads, and the legacy FeatureSet markers.
+func unknownMarkerCases() []tmpl {
+	type c struct{ name, desc, placeholder, line, want string }
+	cases := []c{
+		{"kubebuilder-unknown", "A made-up kubebuilder marker.", "field-string", "+kubebuilder:frobnicate", notUnderstood},
+		{"kubebuilder-validation-unknown", "A made-up validation marker.", "field-string", "+kubebuilder:validation:Frobnicate=3", notUnderstood},
+		{"openshift-unknown", "A made-up openshift marker.", "field-string", "+openshift:frobnicate=true", notUnderstood},
+		{"openshift-validation-unknown", "A made-up openshift validation marker.", "field-string", "+openshift:validation:Frobnicate=3", notUnderstood},
+		{"kubebuilder-incomplete", "A marker name that ends with ':'.", "field-string", "+kubebuilder:validation:", "is an incomplete marker name (it ends with ':'), so it is silently ignored"},
+		{"openshift-incomplete", "A bare +openshift: prefix.", "field-string", "+openshift:", "is an incomplete marker name (it ends with ':'), so it is silently ignored"},
+		{"openshift-validation-enum", "Enum under +openshift:validation.", "field-string", "+openshift:validation:Enum=a;b", notUnderstood + "; did you mean +kubebuilder:validation:Enum?"},
+		{"object-root-plural", "object:roots instead of object:root.", "root", "+kubebuilder:object:roots=true", notUnderstood + "; did you mean +kubebuilder:object:root?"},
+		{"subresource-plural", "subresources:status instead of subresource:status.", "root", "+kubebuilder:subresources:status", notUnderstood + "; did you mean +kubebuilder:subresource:status?"},
+		{"subresource-case", "subresource:Status.", "root", "+kubebuilder:subresource:Status", notUnderstood + "; did you mean +kubebuilder:subresource:status?"},
+		{"printcolumn-plural", "printcolumns instead of printcolumn.", "root", "+kubebuilder:printcolumns:name=Size,type=integer,JSONPath=.spec.size", notUnderstood + "; did you mean +kubebuilder:printcolumn?"},
+		{"resource-plural", "resources instead of resource.", "root", "+kubebuilder:resources:path=gadgets,scope=Cluster", notUnderstood + "; did you mean +kubebuilder:resource?"},
+		{"api-approved-short", "api-approved without the domain.", "root", "+openshift:api-approved=https://github.com/gatedcrd/gatedcrd/pull/7", notUnderstood + "; did you mean +openshift:api-approved.openshift.io?"},
+		{"capability-plural", "capabilities instead of capability.", "root", "+openshift:capabilities=Widgets", notUnderstood + "; did you mean +openshift:capability?"},
+		{"file-pattern-typo", "filepattern instead of file-pattern.", "root", "+openshift:filepattern=operatorName=widgets", notUnderstood + "; did you mean +openshift:file-pattern?"},
+		{"compatibility-level-plural", "compatibility-gen:levels.", "root", "+openshift:compatibility-gen:levels=1", notUnderstood + "; did you mean +openshift:compatibility-gen:level?"},
+		{"compatibility-level-not-a-number", "compatibility-gen:level=x.", "root", "+openshift:compatibility-gen:level=x",
+			`cannot parse +openshift:compatibility-gen:level: expected integer, got "x" (at column 1 of the arguments)`},
+		{"metadata-annotations-singular", "metadata:annotation instead of metadata:annotations.", "root", `+kubebuilder:metadata:annotation="a=b"`,
+			`unknown argument "annotation" of +kubebuilder:metadata (arguments: annotations, labels); did you mean annotations?`},
+		{"legacy-featuresets", "The legacy FeatureSet gate.", "field-string", "+openshift:enable:FeatureSets=TechPreviewNoUpgrade",
+			"legacy FeatureSet markers are not supported; gate the field with +openshift:enable:FeatureGate or use the FeatureGateAware markers"},
+		{"legacy-featureset-enum", "The legacy FeatureSet-aware enum.", "enum-type", "+openshift:validation:FeatureSetAwareEnum:featureSet=Default,enum=Red;Green",
+			"legacy FeatureSet markers are not supported"},
+		{"legacy-featureset-xvalidation", "The legacy FeatureSet-aware rule.", "spec-type", `+openshift:validation:FeatureSetAwareXValidation:featureSet=Default,rule="true"`,
+			"legacy FeatureSet markers are not supported"},
+		{"no-space-after-slashes", "A misspelt marker written //+ without a space is policed too.", "field-slice", "+kubebuilder:validation:Maxitems=3",
+			notUnderstood + "; did you mean +kubebuilder:validation:MaxItems?"},
+		{"block-comment", "A misspelt marker inside a /* */ comment.", "spec-fields", "+kubebuilder:validation:Maxitems=3",
+			notUnderstood + "; did you mean +kubebuilder:validation:MaxItems?"},
+		{"in-register-go", "A misspelt marker in another file of the package.", "register", "+kubebuilder:validation:Maxitems=3",
+			notUnderstood + "; did you mean +kubebuilder:validation:MaxItems?"},
+		{"on-package", "An unknown marker in the package comment.", "package", "+kubebuilder:validation:Optinal",
+			notUnderstood + "; did you mean +kubebuilder:validation:Optional?"},
+	}
+	var out []tmpl
+	for _, x := range cases {
+		tp := marker("unknown-marker/"+x.name, x.desc, x.placeholder, x.line, at(x.placeholder)+": "+x.line+": "+x.want)
+		switch x.name {
+		case "no-space-after-slashes":
+			tp.inject = []string{x.placeholder + ": //" + x.line}
+		case "block-comment":
+			tp.inject = []string{x.placeholder + ": /* " + x.line + " */"}
+		}
+		out = append(out, tp)
+	}
+	return out
+}
+
+// typeMarkerCases break the markers of the CRD root type.
+func typeMarkerCases() []tmpl {
+	withBugs := func(ts []tmpl) []tmpl {
+		for i := range ts {
+			ts[i].bug = knownBugs[ts[i].name]
+		}
+		return ts
+	}
+	return withBugs(rootMarkerTemplates())
+}
+
+func rootMarkerTemplates() []tmpl {
+	const types = "widgets/v1/types.go"
+	const resource = "+kubebuilder:resource:path=widgets,scope=Cluster"
+	resourceLine := "@@" + types + "|+kubebuilder:resource:@@"
+	rootLine := "@@" + types + "|type Widget struct@@"
+	replaceResource := func(name, desc, with string, want ...string) tmpl {
+		return tmpl{name: "root-marker/" + name, desc: desc, replace: []string{types + ": " + resource + " => " + with}, want: want}
+	}
+	root := func(name, desc, line string, want ...string) tmpl {
+		full := append([]string{at("root") + ": " + line + ": " + want[0]}, want[1:]...)
+		return marker("root-marker/"+name, desc, "root", line, full...)
+	}
+	return []tmpl{
+		replaceResource("resource-missing", "A root type without +kubebuilder:resource.", "+corpus:removed",
+			rootLine+": type Widget: is a CRD root type (+kubebuilder:object:root=true) but has no +kubebuilder:resource:path=<plural>,scope=<Cluster|Namespaced> marker"),
+		root("resource-duplicate", "Two resource markers on one root type.", "+kubebuilder:resource:path=gadgets,scope=Cluster",
+			"may be given only once on a root type (first given on line 15)"),
+		replaceResource("resource-no-path", "A resource marker without path.", "+kubebuilder:resource:scope=Cluster",
+			resourceLine+": +kubebuilder:resource:scope=Cluster: path=<plural> is missing"),
+		replaceResource("resource-no-scope", "A resource marker without scope.", "+kubebuilder:resource:path=widgets",
+			resourceLine+": +kubebuilder:resource:path=widgets: scope is missing: give scope=Cluster or scope=Namespaced"),
+		replaceResource("resource-bad-scope", "scope=Global.", "+kubebuilder:resource:path=widgets,scope=Global",
+			resourceLine+`: +kubebuilder:resource:path=widgets,scope=Global: scope "Global" is not valid: give scope=Cluster or scope=Namespaced`),
+		replaceResource("resource-lower-case-scope", "scope=cluster (scopes are capitalised).", "+kubebuilder:resource:path=widgets,scope=cluster",
+			resourceLine+`: +kubebuilder:resource:path=widgets,scope=cluster: scope "cluster" is not valid: give scope=Cluster or scope=Namespaced`),
+		replaceResource("resource-upper-case-path", "path=Widgets (plurals are lower-case).", "+kubebuilder:resource:path=Widgets,scope=Cluster",
+			resourceLine+`: +kubebuilder:resource:path=Widgets,scope=Cluster: path "Widgets" is not a valid plural resource name`),
+		replaceResource("resource-path-with-slash", "path=widgets/v1.", "+kubebuilder:resource:path=widgets/v1,scope=Cluster",
+			resourceLine+`: +kubebuilder:resource:path=widgets/v1,scope=Cluster: path "widgets/v1" is not a valid plural resource name`),
+		replaceResource("resource-empty-path", "path= with no value.", "+kubebuilder:resource:path=,scope=Cluster",
+			resourceLine+": +kubebuilder:resource:path=,scope=Cluster: path=<plural> is missing"),
+		replaceResource("resource-misspelt-argument", "shortname instead of shortName.", "+kubebuilder:resource:path=widgets,scope=Cluster,shortname=wdg",
+			resourceLine+`: +kubebuilder:resource:path=widgets,scope=Cluster,shortname=wdg: unknown argument "shortname" of +kubebuilder:resource`, "did you mean shortName?"),
+		replaceResource("resource-shortnames-comma", "Short names separated by ','.", "+kubebuilder:resource:path=widgets,scope=Cluster,shortName=wdg,wd",
+			resourceLine+`: +kubebuilder:resource:path=widgets,scope=Cluster,shortName=wdg,wd: cannot parse +kubebuilder:resource: expected equals, got "" (at column 44 of the arguments); `+listHint),
+		root("printcolumn-no-jsonpath", "A printer column without JSONPath.", "+kubebuilder:printcolumn:name=Size,type=integer",
+			`cannot parse +kubebuilder:printcolumn: missing argument "JSONPath" (at column 23 of the arguments)`),
+		root("printcolumn-jsonpath-case", "jsonPath instead of JSONPath.", "+kubebuilder:printcolumn:name=Size,type=integer,jsonPath=.spec.size",
+			`unknown argument "jsonPath" of +kubebuilder:printcolumn`, "did you mean JSONPath?"),
+		root("printcolumn-no-name", "A printer column without name.", "+kubebuilder:printcolumn:type=integer,JSONPath=.spec.size",
+			`cannot parse +kubebuilder:printcolumn: missing argument "name" (at column 33 of the arguments)`),
+		root("printcolumn-priority-not-a-number", "priority=high.", "+kubebuilder:printcolumn:name=Size,type=integer,JSONPath=.spec.size,priority=high",
+			`cannot parse +kubebuilder:printcolumn: expected integer, got "high" (at column 53 of the arguments)`),
+		root("file-pattern-duplicate", "A second file-pattern marker.", "+openshift:file-pattern=operatorName=gadgets",
+			"may be given only once on a root type (first given on line 8)"),
+		root("file-pattern-empty", "file-pattern= with no value.", "+openshift:file-pattern=",
+			"cannot parse +openshift:file-pattern: expected cvoRunLevel=..,operatorName=..,operatorOrdering=.. after '='"),
+		root("file-pattern-no-value", "file-pattern without '='.", "+openshift:file-pattern",
+			"cannot parse +openshift:file-pattern: expected cvoRunLevel=..,operatorName=..,operatorOrdering=.. after '='"),
+		root("file-pattern-unknown-key", "operator instead of operatorName.", "+openshift:file-pattern=cvoRunLevel=0000_10,operator=widgets",
+			`cannot parse +openshift:file-pattern: unknown argument "operator" (known: cvoRunLevel, operatorName, operatorOrdering)`),
+		root("file-pattern-key-twice", "operatorName twice.", "+openshift:file-pattern=operatorName=a,operatorName=b",
+			`cannot parse +openshift:file-pattern: argument "operatorName" given twice`),
+		root("file-pattern-no-equals", "A piece without '='.", "+openshift:file-pattern=cvoRunLevel",
+			`cannot parse +openshift:file-pattern: argument "cvoRunLevel": expected key=value`),
+		root("file-pattern-empty-value", "operatorName= with no value.", "+openshift:file-pattern=cvoRunLevel=0000_10,operatorName=",
+			`cannot parse +openshift:file-pattern: argument "operatorName=": expected key=value`),
+		root("api-approved-duplicate", "A second approval URL.", "+openshift:api-approved.openshift.io=https://github.com/gatedcrd/gatedcrd/pull/8",
+			"may be given only once on a root type (first given on line 7)"),
+		root("api-approved-empty", "An approval marker without URL.", "+openshift:api-approved.openshift.io=",
+			"cannot parse +openshift:api-approved.openshift.io: expected a value after '='"),
+		root("api-approved-no-value", "An approval marker without '='.", "+openshift:api-approved.openshift.io",
+			"cannot parse +openshift:api-approved.openshift.io: expected a value after '='"),
+		root("capability-no-value", "A capability marker without '='.", "+openshift:capability",
+			"cannot parse +openshift:capability: expected a value after '='"),
+		root("capability-duplicate", "A second capability.", "+openshift:capability=Gadgets",
+			"may be given only once on a root type (first given on line 9)"),
+		root("capability-empty", "A capability marker without name.", "+openshift:capability=",
+			"cannot parse +openshift:capability: expected a value after '='"),
+		root("metadata-annotation-no-equals", "An annotation without '='.", `+kubebuilder:metadata:annotations="example.openshift.io/owner"`,
+			`annotations item "example.openshift.io/owner" is not of the form "<key>=<value>"`),
+		root("metadata-annotation-no-key", "An annotation without key.", `+kubebuilder:metadata:annotations="=api-team"`,
+			`annotations item "=api-team" is not of the form "<key>=<value>"`),
+		root("metadata-label-no-equals", "A label without '='.", `+kubebuilder:metadata:labels="tier"`,
+			`labels item "tier" is not of the form "<key>=<value>"`),
+		root("metadata-annotation-gate-prefix", "An annotation stage 1 owns.", `+kubebuilder:metadata:annotations="feature-gate.release.openshift.io/WidgetLimits=true"`,
+			"annotation feature-gate.release.openshift.io/WidgetLimits uses the prefix feature-gate.release.openshift.io/, which stage 1 sets on each partial manifest from its gates"),
+		root("object-root-false", "object:root=false contradicts object:root=true.", "+kubebuilder:object:root=false",
+			"contradicts +kubebuilder:object:root=true on type Widget"),
+		root("object-root-not-bool", "object:root=yes.", "+kubebuilder:object:root=yes",
+			`cannot parse +kubebuilder:object:root: expected true or false, got "yes" (at column 1 of the arguments)`),
+		root("subresource-status-with-value", "subresource:status takes no value.", "+kubebuilder:subresource:status=true",
+			`cannot parse +kubebuilder:subresource:status: extra arguments provided: "true" (at column 1 of the arguments)`),
+		{name: "root-marker/crd-name-duplicate", desc: "Two root types define the same CRD.",
+			inject: []string{
+				"decls: // Gadget is another root type that claims the widgets resource.",
+				"decls: //",
+				"decls: // +kubebuilder:object:root=true",
+				"decls: // +kubebuilder:resource:path=widgets,scope=Cluster",
+				"decls: type Gadget struct {",
+				"decls: 	metav1.TypeMeta   `json:\",inline\"`",
+				"decls: 	metav1.ObjectMeta `json:\"metadata,omitempty\"`",
+				"decls: }",
+			},
+			want: []string{rootLine + ": type Widget: defines CRD widgets.widgets.example.openshift.io, which type Gadget (widgets/v1/types.go:"}},
+	}
+}
+
+// packageMarkerCases break the markers of doc.go.
+func packageMarkerCases() []tmpl {
+	const doc = "widgets/v1/doc.go"
+	const group = "+groupName=widgets.example.openshift.io"
+	groupLine := "@@" + doc + "|+groupName=@@"
+	replaceGroup := func(name, desc, with string, want ...string) tmpl {
+		return tmpl{name: "package-marker/" + name, desc: desc, replace: []string{doc + ": " + group + " => " + with}, want: want}
+	}
+	return []tmpl{
+		replaceGroup("groupname-missing", "No +groupName in doc.go.", "+corpus:removed",
+			doc+": +groupName: missing: a package processed by stage 1 needs +groupName=<group> in its doc.go"),
+		replaceGroup("groupname-mismatch", "+groupName differs from GroupVersion's group.", "+groupName=gadgets.example.openshift.io",
+			groupLine+`: +groupName=gadgets.example.openshift.io: does not match GroupVersion's Group "widgets.example.openshift.io"`),
+		replaceGroup("groupname-empty", "+groupName= with no value.", "+groupName=",
+			groupLine+": +groupName=: has no value: write +groupName=<value>"),
+		replaceGroup("groupname-lower-case", "+groupname is not +groupName.", "+groupname=widgets.example.openshift.io",
+			doc+": +groupName: missing"),
+		{name: "package-marker/doc-go-missing", desc: "A version package without doc.go has no +groupName.", del: []string{doc},
+			want: []string{"widgets/v1: +groupName: missing: a package processed by stage 1 needs +groupName=<group> in its doc.go"}},
+		{name: "package-marker/schema-gen-yes", desc: "featuregated-schema-gen=yes.",
+			replace: []string{doc + ": +openshift:featuregated-schema-gen=true => +openshift:featuregated-schema-gen=yes"},
+			want: []string{"@@" + doc + "|+openshift:featuregated-schema-gen=yes@@: +openshift:featuregated-schema-gen=yes: " +
+				`cannot parse +openshift:featuregated-schema-gen: expected true or false, got "yes" (at column 1 of the arguments)`}},
+		{name: "package-marker/schema-gen-no-value", desc: "featuregated-schema-gen without a value.",
+			replace: []string{doc + ": +openshift:featuregated-schema-gen=true => +openshift:featuregated-schema-gen"},
+			want: []string{"@@" + doc + "|+openshift:featuregated-schema-gen@@: +openshift:featuregated-schema-gen: " +
+				"+openshift:featuregated-schema-gen needs a value: write +openshift:featuregated-schema-gen=<value>"}},
+		marker("package-marker/groupname-twice", "A second, different +groupName.", "package", "+groupName=gadgets.example.openshift.io",
+			"@@"+doc+"|+groupName=widgets@@: +groupName=widgets.example.openshift.io: contradicts +groupName=gadgets.example.openshift.io on line 1"),
+	}
+}
