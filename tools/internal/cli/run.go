@@ -195,30 +195,12 @@ func (s *runState) checkMarkers(u *goload.Universe) {
 // readPayload reads the payload FeatureGate directory for the merge stage.
 // A relative path is resolved against the base directory.
 func readPayload(disc *discovery.Result, dir string) ([]manifestmerge.FeatureGateFile, error) {
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(disc.BaseDir, dir)
-	}
+	dir = resolve(disc.BaseDir, dir)
 	d, err := payload.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	var out []manifestmerge.FeatureGateFile
-	for _, m := range d.Manifests {
-		f := manifestmerge.FeatureGateFile{
-			Path:              filepath.Join(dir, m.FileName),
-			ProfileAnnotation: m.ClusterProfile.AnnotationKey(),
-			FeatureSet:        string(m.FeatureSet),
-			Versions:          m.Versions,
-		}
-		for _, g := range m.Enabled {
-			f.Enabled = append(f.Enabled, string(g))
-		}
-		for _, g := range m.Disabled {
-			f.Disabled = append(f.Disabled, string(g))
-		}
-		out = append(out, f)
-	}
-	return out, nil
+	return manifestmerge.FeatureGatesFromPayload(d), nil
 }
 
 // fail reports the problems collected so far (and err) and returns the exit
