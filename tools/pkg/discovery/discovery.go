@@ -42,6 +42,9 @@ type Version struct {
 	// docProblems are conflicting or empty doc.go markers, reported by
 	// checkVersion.
 	docProblems []diag.Diagnostic
+	// gvFile and gvLine locate the GroupVersion declaration.
+	gvFile string
+	gvLine int
 }
 
 // Name renders the group-version as --api-group-versions spells it.
@@ -229,7 +232,7 @@ func parsePackage(dir, modDir, modPath string, problems *diag.List) (*Version, e
 		return nil, nil
 	}
 	consts := packageStrings(files)
-	v := &Version{Dir: dir, PackageName: file.Name.Name}
+	v := &Version{Dir: dir, PackageName: file.Name.Name, gvFile: pos.Filename, gvLine: pos.Line}
 	for _, elt := range lit.Elts {
 		kv, ok := elt.(*ast.KeyValueExpr)
 		if !ok {
@@ -422,9 +425,17 @@ func checkVersion(v *Version, base string, problems *diag.List) {
 			"does not match GroupVersion's Group %q", v.Group))
 	}
 	if v.DirName() != v.Version {
-		problems.Add(diag.Errorf(v.Dir, 0, "GroupVersion",
+		problems.Add(diag.Errorf(v.gvFile, v.gvLine, "GroupVersion",
 			"declares version %q but the package directory is %q: the CRD stages name the version after the directory, so they must agree", v.Version, v.DirName()))
 	}
+}
+
+// relDir renders dir relative to base for messages.
+func relDir(base, dir string) string {
+	if r, err := filepath.Rel(base, dir); err == nil && !strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(r)
+	}
+	return dir
 }
 
 func groupVersions(versions []*Version, base string) ([]*Group, error) {
@@ -438,8 +449,9 @@ func groupVersions(versions []*Version, base string) ([]*Group, error) {
 			groups = append(groups, g)
 		}
 		if filepath.Dir(v.Dir) != g.Dir {
-			return nil, fmt.Errorf("API group %q has versions in different directories (%s and %s): all versions of a group must share one parent directory",
-				v.Group, g.Versions[0].Dir, v.Dir)
+			return nil, diag.Errorf(v.gvFile, v.gvLine, "GroupVersion",
+				"API group %q has versions in different directories (%s and %s): all versions of a group must share one parent directory",
+				v.Group, relDir(base, g.Versions[0].Dir), relDir(base, v.Dir))
 		}
 		g.Versions = append(g.Versions, v)
 	}

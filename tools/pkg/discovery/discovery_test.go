@@ -113,13 +113,13 @@ func TestDiscoverProblems(t *testing.T) {
 			"a/v1/doc.go": "// +groupName=a.example.io\n\n// +groupName=b.example.io\npackage v1\n",
 		}), "doc.go:3: +groupName=b.example.io: contradicts +groupName=a.example.io on line 1"},
 		{"directory not named after version", pkgFiles("a/stable", "stable", "a.example.io", "v1"),
-			`declares version "v1" but the package directory is "stable"`},
+			`register.go:5: GroupVersion: declares version "v1" but the package directory is "stable"`},
 		{"identifier declared in another file resolves", nil, ""},
 		{"unresolvable identifier", map[string]string{
 			"a/v1/register.go": "package v1\n\nimport \"k8s.io/apimachinery/pkg/runtime/schema\"\n\nvar GroupVersion = schema.GroupVersion{Group: Missing, Version: \"v1\"}\n",
 		}, "Missing is not a package-level constant"},
 		{"versions in different directories", merge(pkgFiles("a/v1", "v1", "a.example.io", "v1"), pkgFiles("other/v2", "v2", "a.example.io", "v2")),
-			"has versions in different directories"},
+			"other/v2/register.go:5: GroupVersion: API group \"a.example.io\" has versions in different directories (a/v1 and other/v2)"},
 		{"unknown config key", merge(pkgFiles("a/v1", "v1", "a.example.io", "v1"), map[string]string{
 			"a/.codegen.yaml": "schemapatch:\n  disabled: false\nmanifestMerge:\n  disable: true\n",
 		}), ".codegen.yaml:4: manifestMerge.disable: unknown key; manifestMerge accepts disabled"},
