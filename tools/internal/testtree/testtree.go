@@ -146,7 +146,7 @@ func Golden(t testing.TB, path string, got []byte) {
 		t.Fatalf("reading golden file (run with -update to create it): %v", err)
 	}
 	if string(want) != string(got) {
-		t.Errorf("%s differs from golden file (run with -update to accept):\n%s", path, firstDifference(string(want), string(got)))
+		t.Errorf("%s differs from golden file (run with -update to accept):\n%s", path, FirstDifference(string(want), string(got)))
 	}
 }
 
@@ -175,12 +175,13 @@ func GoldenDir(t testing.TB, goldenDir, dir string) {
 			continue
 		}
 		if got[rel] != want[rel] {
-			t.Errorf("%s differs from golden:\n%s", rel, firstDifference(want[rel], got[rel]))
+			t.Errorf("%s differs from golden:\n%s", rel, FirstDifference(want[rel], got[rel]))
 		}
 	}
 }
 
-func firstDifference(want, got string) string {
+// FirstDifference describes the first line where got differs from want.
+func FirstDifference(want, got string) string {
 	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
 	for i := 0; i < len(wl) || i < len(gl); i++ {
 		var w, g string

@@ -3,8 +3,6 @@ package manifestmerge
 import (
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
@@ -65,7 +63,7 @@ func assertReferenceOutputs(t *testing.T, base string) {
 			if _, ok := got[name]; !ok {
 				t.Errorf("%s: missing %s", v, name)
 			} else if got[name] != want[name] {
-				t.Errorf("%s: %s differs from the reference:\n%s", v, name, firstDiff(want[name], got[name]))
+				t.Errorf("%s: %s differs from the reference:\n%s", v, name, testtree.FirstDifference(want[name], got[name]))
 			}
 		}
 		for _, name := range testtree.Paths(got) {
@@ -137,21 +135,4 @@ func TestReferenceVerifyIsClean(t *testing.T) {
 	if len(changes) != 0 {
 		t.Errorf("second run changes the tree:\n%v", changes)
 	}
-}
-
-func firstDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return "line " + strconv.Itoa(i+1) + ":\n  want: " + w + "\n  got:  " + g
-		}
-	}
-	return "(lengths differ)"
 }

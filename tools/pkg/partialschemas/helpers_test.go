@@ -16,7 +16,6 @@ import (
 
 // rootPlaceholder in a fixture's Go files stands for the import path of the
 // directory the fixture was copied to, so fixtures can import each other.
-const rootPlaceholder = "@ROOT@"
 
 // fixture is a copied, discovered and loaded test tree.
 type fixture struct {
@@ -33,42 +32,10 @@ func loadFixture(t *testing.T, name string, filter []string) *fixture {
 }
 
 // loadTree discovers and loads the tree at base after substituting
-// rootPlaceholder.
+// testtree.RootPlaceholder.
 func loadTree(t *testing.T, base string, filter []string) *fixture {
 	t.Helper()
-	disc, probs, err := discovery.Discover(base, filter)
-	if err != nil {
-		t.Fatalf("discovery: %v", err)
-	}
-	if probs.HasErrors() {
-		t.Fatalf("discovery problems: %v", probs.Err())
-	}
-	rel, err := filepath.Rel(disc.ModuleDir, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := disc.ModulePath + "/" + filepath.ToSlash(rel)
-	err = filepath.WalkDir(base, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil || !strings.Contains(string(data), rootPlaceholder) {
-			return err
-		}
-		return os.WriteFile(p, []byte(strings.ReplaceAll(string(data), rootPlaceholder, root)), 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var paths []string
-	for _, v := range disc.Versions() {
-		paths = append(paths, v.ImportPath)
-	}
-	u, err := goload.Load(base, paths)
-	if err != nil {
-		t.Fatalf("loading: %v", err)
-	}
+	disc, u := testtree.Load(t, base, filter)
 	return &fixture{base: base, disc: disc, u: u}
 }
 

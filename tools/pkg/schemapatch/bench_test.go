@@ -99,7 +99,7 @@ func generatedTree(shape generatedShape) map[string]string {
 		files[dir+"register.go"] = "package v1\n\nimport \"k8s.io/apimachinery/pkg/runtime/schema\"\n\n" +
 			"var GroupVersion = schema.GroupVersion{Group: \"" + group + "\", Version: \"v1\"}\n"
 		var src strings.Builder
-		src.WriteString("package v1\n\nimport (\n\tmetav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n\t\"FIXTURE/common\"\n)\n")
+		src.WriteString("package v1\n\nimport (\n\tmetav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n\t\"@ROOT@/common\"\n)\n")
 		for k := 0; k < shape.kinds; k++ {
 			kind := fmt.Sprintf("Kind%d", k)
 			fmt.Fprintf(&src, `

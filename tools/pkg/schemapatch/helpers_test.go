@@ -1,7 +1,6 @@
 package schemapatch
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -16,52 +15,18 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
-// fixtureImportPrefix stands, in fixture Go sources, for the import path of
-// the directory the fixture is copied to (which is only known at run time).
-const fixtureImportPrefix = `"FIXTURE/`
-
 // prepare copies testdata/fixtures/<name> into a fresh testdata/run-*/
-// directory and rewrites the fixture import prefix in its Go files.
+// directory. Fixture Go files import each other through
+// testtree.RootPlaceholder, which load substitutes.
 func prepare(t testing.TB, name string) string {
 	t.Helper()
-	dir := testtree.Copy(t, filepath.Join("testdata", "fixtures", name))
-	rewriteImports(t, dir)
-	return dir
+	return testtree.Copy(t, filepath.Join("testdata", "fixtures", name))
 }
 
-// write creates a tree from files (see testtree.Write) and rewrites the
-// fixture import prefix in its Go files.
+// write creates a tree from files (see testtree.Write).
 func write(t testing.TB, files map[string]string) string {
 	t.Helper()
-	dir := testtree.Write(t, files)
-	rewriteImports(t, dir)
-	return dir
-}
-
-func rewriteImports(t testing.TB, dir string) {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, err := filepath.Rel(wd, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prefix := `"github.com/gatedcrd/gatedcrd/tools/pkg/schemapatch/` + filepath.ToSlash(rel) + `/`
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(p, []byte(strings.ReplaceAll(string(data), fixtureImportPrefix, prefix)), 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	return testtree.Write(t, files)
 }
 
 // loaded is a discovered and loaded tree, ready for Run.
@@ -73,21 +38,7 @@ type loaded struct {
 
 func load(t testing.TB, base string) *loaded {
 	t.Helper()
-	res, problems, err := discovery.Discover(base, nil)
-	if err != nil {
-		t.Fatalf("discovery: %v", err)
-	}
-	if problems.HasErrors() {
-		t.Fatalf("discovery problems: %v", problems.Err())
-	}
-	var paths []string
-	for _, v := range res.Versions() {
-		paths = append(paths, v.ImportPath)
-	}
-	u, err := goload.Load(res.ModuleDir, paths)
-	if err != nil {
-		t.Fatalf("load: %v", err)
-	}
+	res, u := testtree.Load(t, base, nil)
 	return &loaded{base: base, discovery: res, universe: u}
 }
 

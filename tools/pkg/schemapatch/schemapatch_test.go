@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
+	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
@@ -349,7 +349,7 @@ type ThingSpec struct {
 `, []string{""}, []string{"Example"})
 	files["things/v1/types.go"] = strings.Replace(files["things/v1/types.go"],
 		`import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"`,
-		"import (\n\tmetav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n\tother \"FIXTURE/others/v1\"\n)", 1)
+		"import (\n\tmetav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n\tother \"@ROOT@/others/v1\"\n)", 1)
 	files["others/v1/doc.go"] = "// +groupName=others.example.io\npackage v1\n"
 	files["others/v1/register.go"] = strings.Replace(files["things/v1/register.go"], thingsGroup, "others.example.io", 1)
 	files["others/v1/types.go"] = `package v1
@@ -369,18 +369,7 @@ type Part struct {
 	base := write(t, files)
 	outputs := map[string]map[string]string{}
 	for _, filter := range [][]string{nil, {thingsGroup + "/v1"}} {
-		disc, problems, err := discovery.Discover(base, filter)
-		if err != nil || problems.HasErrors() {
-			t.Fatalf("discovery with filter %v: %v %v", filter, err, problems.Err())
-		}
-		var paths []string
-		for _, v := range disc.Versions() {
-			paths = append(paths, v.ImportPath)
-		}
-		u, err := goload.Load(disc.ModuleDir, paths)
-		if err != nil {
-			t.Fatal(err)
-		}
+		disc, u := testtree.Load(t, base, filter)
 		l := &loaded{base: base, discovery: disc, universe: u}
 		_, tr := l.mustRun(t)
 		outputs[strings.Join(filter, ",")] = yamlFiles(t, tr, filepath.Join(base, "things"))
