@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"io/fs"
 	"os"
@@ -212,7 +213,20 @@ func parsePackage(dir, modDir, modPath string, problems *diag.List) (*Version, e
 		full := filepath.Join(dir, n)
 		f, err := parser.ParseFile(fset, full, nil, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
-			problems.Add(diag.Warningf(full, 0, "", "cannot parse Go file, package skipped by discovery: %v", err))
+			// The go command cannot build this package either; skipping it
+			// would silently leave an API package without manifests.
+			var list scanner.ErrorList
+			if errors.As(err, &list) && len(list) > 0 {
+				problems.Add(diag.Errorf(full, list[0].Pos.Line, "", "Go syntax error: %s", list[0].Msg))
+			} else {
+				problems.Add(diag.Errorf(full, 0, "", "cannot parse Go file: %v", err))
+			}
+			return nil, nil
+		}
+		if len(files) > 0 && f.Name.Name != files[0].Name.Name {
+			p := fset.Position(f.Name.Pos())
+			problems.Add(diag.Errorf(full, p.Line, "package "+f.Name.Name,
+				"the directory already holds package %s (%s): the go command builds a directory as one package", files[0].Name.Name, filepath.Base(names[0])))
 			return nil, nil
 		}
 		files = append(files, f)

@@ -112,6 +112,12 @@ func TestDiscoverProblems(t *testing.T) {
 		{"conflicting groupName", merge(pkgFiles("a/v1", "v1", "a.example.io", "v1"), map[string]string{
 			"a/v1/doc.go": "// +groupName=a.example.io\n\n// +groupName=b.example.io\npackage v1\n",
 		}), "doc.go:3: +groupName=b.example.io: contradicts +groupName=a.example.io on line 1"},
+		{"syntax error", merge(pkgFiles("a/v1", "v1", "a.example.io", "v1"), map[string]string{
+			"a/v1/types.go": "package v1\n\ntype T struct {\n",
+		}), "a/v1/types.go:3: Go syntax error: expected '}', found 'EOF'"},
+		{"two package names", merge(pkgFiles("a/v1", "v1", "a.example.io", "v1"), map[string]string{
+			"a/v1/zz_other.go": "// Package other is misplaced.\npackage other\n",
+		}), "a/v1/zz_other.go:2: package other: the directory already holds package v1 (doc.go): the go command builds a directory as one package"},
 		{"directory not named after version", pkgFiles("a/stable", "stable", "a.example.io", "v1"),
 			`register.go:5: GroupVersion: declares version "v1" but the package directory is "stable"`},
 		{"identifier declared in another file resolves", nil, ""},
