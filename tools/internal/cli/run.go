@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"time"
@@ -79,8 +81,10 @@ func run(opts *options, stages stageSet) error {
 	versions := disc.Versions()
 	s.progress("codegen: %d API group(s), %d group-version(s) under %s", len(disc.Groups), len(versions), opts.baseDir)
 
+	// Without versions Load returns an empty universe without loading, so
+	// that the stages find nothing to do instead of missing input.
 	var universe *goload.Universe
-	if stages&(stagePartial|stageSchema) != 0 && len(versions) > 0 {
+	if stages&(stagePartial|stageSchema) != 0 {
 		err := s.timed("load", func() error {
 			var paths []string
 			for _, v := range versions {
@@ -197,8 +201,11 @@ func (s *runState) checkMarkers(u *goload.Universe) {
 func readPayload(disc *discovery.Result, dir string) ([]manifestmerge.FeatureGateFile, error) {
 	dir = resolve(disc.BaseDir, dir)
 	d, err := payload.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, diag.Errorf(dir, 0, "", "the payload FeatureGate directory does not exist (set it with --manifest-merge:payload-manifest-path, relative to --base-dir)")
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
+		return nil, diag.Errorf(dir, 0, "", "%v", err)
 	}
 	return manifestmerge.FeatureGatesFromPayload(d), nil
 }
@@ -247,6 +254,10 @@ func (s *runState) relative(d diag.Diagnostic) string {
 	}
 	if base != "" && filepath.IsAbs(d.File) {
 		d.File = tree.Rel(base, d.File)
+	}
+	if base != "" {
+		// Messages quoting paths (go list's, the OS's) quote them absolute.
+		d.Message = strings.ReplaceAll(d.Message, base+string(filepath.Separator), "")
 	}
 	return d.String()
 }
