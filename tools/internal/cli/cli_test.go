@@ -287,3 +287,13 @@ func TestVersionFlag(t *testing.T) {
 		t.Fatalf("exit %d, output %q", code, out.String())
 	}
 }
+
+// TestNothingToDo runs every stage on a tree without API packages: success.
+func TestNothingToDo(t *testing.T) {
+	dir := testtree.Write(t, map[string]string{"README.md": "no API here\n"})
+	for _, sub := range []string{"crd-manifests", "empty-partial-schemas", "schemapatch", "crd-manifest-merge"} {
+		if code, stderr := codegen(t, sub, "--base-dir", dir); code != ExitOK {
+			t.Errorf("%s on a tree without API packages: exit %d\n%s", sub, code, stderr)
+		}
+	}
+}

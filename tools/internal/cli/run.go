@@ -152,7 +152,7 @@ func run(opts *options, stages stageSet) error {
 			return s.fail(err)
 		}
 	}
-	if stages&stageMerge != 0 {
+	if stages&stageMerge != 0 && len(versions) > 0 {
 		err := s.timed("crd-manifest-merge", func() error {
 			gates, err := readPayload(disc, opts.payloadDir)
 			if err != nil {
