@@ -424,8 +424,12 @@ func applyFilter(versions []*Version, filter []string) ([]*Version, error) {
 		for _, v := range versions {
 			known = append(known, v.Name())
 		}
-		return nil, fmt.Errorf("--api-group-versions: %s match(es) no API group-version (entries are <group>/<version>, comma-separated); known: %s",
-			strings.Join(missing, ", "), strings.Join(known, ", "))
+		knownText := "known: " + strings.Join(known, ", ")
+		if len(known) == 0 {
+			knownText = "the base directory holds no API group-version at all"
+		}
+		return nil, fmt.Errorf("--api-group-versions: %s match(es) no API group-version (entries are <group>/<version>, comma-separated); %s",
+			strings.Join(missing, ", "), knownText)
 	}
 	return out, nil
 }
