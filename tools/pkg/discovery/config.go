@@ -81,7 +81,7 @@ func ParseConfig(file string, data []byte) (Config, error) {
 		return cfg, diag.Errorf(file, root.Line, "", "must be a mapping of generator names to their settings")
 	}
 	var problems diag.List
-	forEachKey(root, func(key, val *yamlv3.Node) {
+	forEachKey(file, "", root, &problems, func(key, val *yamlv3.Node) {
 		switch key.Value {
 		case "emptyPartialSchema":
 			cfg.EmptyPartialSchema.Disabled = parseStage(file, key.Value, val, nil, &problems)
@@ -119,7 +119,7 @@ func parseStage(file, section string, val *yamlv3.Node, extra map[string]func(*y
 		return false
 	}
 	disabled := false
-	forEachKey(val, func(k, v *yamlv3.Node) {
+	forEachKey(file, section, val, problems, func(k, v *yamlv3.Node) {
 		if k.Value == "disabled" {
 			if err := v.Decode(&disabled); err != nil {
 				problems.Add(diag.Errorf(file, v.Line, section+".disabled", "must be true or false"))
@@ -140,9 +140,22 @@ func parseStage(file, section string, val *yamlv3.Node, extra map[string]func(*y
 	return disabled
 }
 
-func forEachKey(m *yamlv3.Node, fn func(key, val *yamlv3.Node)) {
+// forEachKey calls fn for every key of the mapping m. A key given twice is
+// an error: which value wins would be up to the YAML library.
+func forEachKey(file, section string, m *yamlv3.Node, problems *diag.List, fn func(key, val *yamlv3.Node)) {
+	first := map[string]int{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		fn(m.Content[i], m.Content[i+1])
+		k := m.Content[i]
+		if line, dup := first[k.Value]; dup {
+			subject := k.Value
+			if section != "" {
+				subject = section + "." + k.Value
+			}
+			problems.Add(diag.Errorf(file, k.Line, subject, "is given twice (first on line %d)", line))
+			continue
+		}
+		first[k.Value] = k.Line
+		fn(k, m.Content[i+1])
 	}
 }
 

@@ -132,6 +132,10 @@ func TestDiscoverProblems(t *testing.T) {
 		{"unknown generator", merge(pkgFiles("a/v1", "v1", "a.example.io", "v1"), map[string]string{
 			"a/.codegen.yaml": "schemaPatch:\n  disabled: true\n",
 		}), ".codegen.yaml:1: schemaPatch: unknown key"},
+		{"config key twice", merge(pkgFiles("a/v1", "v1", "a.example.io", "v1"), map[string]string{
+			"a/.codegen.yaml": "schemapatch:\n  disabled: true\n  disabled: false\nschemapatch: {}\n",
+		}), ".codegen.yaml:3: schemapatch.disabled: is given twice (first on line 2)\n" +
+			"$DIR/a/.codegen.yaml:4: schemapatch: is given twice (first on line 1)"},
 		{"invalid config YAML", merge(pkgFiles("a/v1", "v1", "a.example.io", "v1"), map[string]string{
 			"a/.codegen.yaml": "schemapatch: [\n",
 		}), "invalid YAML"},
@@ -153,7 +157,7 @@ func TestDiscoverProblems(t *testing.T) {
 			if err == nil {
 				t.Fatalf("expected an error containing %q; problems: %v", c.wantErr, probs.Items())
 			}
-			if !strings.Contains(err.Error(), c.wantErr) {
+			if !strings.Contains(err.Error(), strings.ReplaceAll(c.wantErr, "$DIR", dir)) {
 				t.Fatalf("error %q lacks %q", err, c.wantErr)
 			}
 		})
