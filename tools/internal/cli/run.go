@@ -3,7 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -34,6 +34,7 @@ const (
 // runState is what one invocation accumulates.
 type runState struct {
 	opts     *options
+	stages   stageSet
 	disc     *discovery.Result
 	tree     *tree.Tree
 	problems *diag.List
@@ -62,7 +63,7 @@ func run(opts *options, stages stageSet) error {
 		return &exitError{code: ExitUsage, msg: "error: --required-feature-sets selects the legacy FeatureSet mode, which gatedcrd does not implement (see SPEC 4.6); gate fields with +openshift:enable:FeatureGate instead"}
 	}
 	start := time.Now()
-	s := &runState{opts: opts, tree: tree.New(), problems: &diag.List{}}
+	s := &runState{opts: opts, stages: stages, tree: tree.New(), problems: &diag.List{}}
 
 	var disc *discovery.Result
 	err := s.timed("discovery", func() error {
@@ -185,8 +186,13 @@ func (s *runState) checkMarkers(u *goload.Universe) {
 		for _, g := range d.Gates() {
 			in.KnownGates = append(in.KnownGates, string(g))
 		}
-	} else {
-		s.problems.Add(diag.Warningf(dir, 0, "", "cannot check FeatureGate names in markers: %v", err))
+	} else if s.stages&stageMerge == 0 {
+		// The merge stage reports an unreadable payload directory itself.
+		for _, d := range payloadProblems(dir, err) {
+			d.Severity = diag.Warning
+			d.Message = "cannot check FeatureGate names in markers: " + d.Message
+			s.problems.Add(d)
+		}
 	}
 	found := &diag.List{}
 	strictmarkers.Check(in, found)
@@ -201,13 +207,53 @@ func (s *runState) checkMarkers(u *goload.Universe) {
 func readPayload(disc *discovery.Result, dir string) ([]manifestmerge.FeatureGateFile, error) {
 	dir = resolve(disc.BaseDir, dir)
 	d, err := payload.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, diag.Errorf(dir, 0, "", "the payload FeatureGate directory does not exist (set it with --manifest-merge:payload-manifest-path, relative to --base-dir)")
-	}
 	if err != nil {
-		return nil, diag.Errorf(dir, 0, "", "%v", err)
+		var errs []error
+		for _, d := range payloadProblems(dir, err) {
+			errs = append(errs, d)
+		}
+		return nil, errors.Join(errs...)
 	}
 	return manifestmerge.FeatureGatesFromPayload(d), nil
+}
+
+// payloadProblems turns an error of payload.ReadDir into diagnostics,
+// each naming the payload file at fault when there is one.
+func payloadProblems(dir string, err error) []diag.Diagnostic {
+	switch {
+	case !exists(dir):
+		return []diag.Diagnostic{diag.Errorf(dir, 0, "", "the payload FeatureGate directory does not exist (set it with --manifest-merge:payload-manifest-path, relative to --base-dir)")}
+	case !isDir(dir):
+		return []diag.Diagnostic{diag.Errorf(dir, 0, "", "is a file, not the payload FeatureGate directory (--manifest-merge:payload-manifest-path)")}
+	}
+	// ReadDir wraps what it found in "payload directory <dir>: ".
+	if inner := errors.Unwrap(err); inner != nil && strings.HasPrefix(err.Error(), "payload directory ") {
+		err = inner
+	}
+	leaves := []error{err}
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		leaves = joined.Unwrap()
+	}
+	var out []diag.Diagnostic
+	for _, leaf := range leaves {
+		text := leaf.Error()
+		if name, rest, ok := strings.Cut(text, ": "); ok && !strings.ContainsRune(name, filepath.Separator) && exists(filepath.Join(dir, name)) {
+			out = append(out, diag.Errorf(filepath.Join(dir, name), 0, "", "%s", rest))
+			continue
+		}
+		out = append(out, diag.Errorf(dir, 0, "", "%s", text))
+	}
+	return out
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func isDir(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.IsDir()
 }
 
 // fail reports the problems collected so far (and err) and returns the exit
