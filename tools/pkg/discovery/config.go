@@ -57,7 +57,11 @@ func LoadConfig(dir string) (Config, string, error) {
 		return Config{}, "", nil
 	}
 	if err != nil {
-		return Config{}, "", err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return Config{}, "", diag.Errorf(file, 0, "", "cannot be read: %v", err)
 	}
 	cfg, err := ParseConfig(file, data)
 	return cfg, file, err
