@@ -16,7 +16,8 @@ import (
 // per line:
 //
 //	# text                          description, for readers
-//	args: <words>                   codegen arguments, split at spaces; $TREE is the tree
+//	args: <words>                   codegen arguments, split at spaces outside '...';
+//	                                $TREE is the tree
 //	exit: <n>                       expected exit status (never 0)
 //	want: <text>                    stderr must contain text ($TREE is substituted)
 //	bug: <text>                     a known bug makes a want: line fail; the case
@@ -76,7 +77,11 @@ func ParseCase(name string, data []byte) (*Case, error) {
 		case strings.HasPrefix(line, "#"):
 			c.Comment = append(c.Comment, strings.TrimSpace(strings.TrimPrefix(line, "#")))
 		case strings.HasPrefix(line, "args:"):
-			c.Args = strings.Fields(strings.TrimPrefix(line, "args:"))
+			args, err := splitArgs(strings.TrimPrefix(line, "args:"))
+			if err != nil {
+				return nil, bad("args: %v", err)
+			}
+			c.Args = args
 		case strings.HasPrefix(line, "exit:"):
 			v, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "exit:")))
 			if err != nil {
@@ -125,7 +130,7 @@ func (c *Case) Format() []byte {
 	for _, l := range c.Comment {
 		b.WriteString("# " + l + "\n")
 	}
-	b.WriteString("args: " + strings.Join(c.Args, " ") + "\n")
+	b.WriteString("args: " + joinArgs(c.Args) + "\n")
 	fmt.Fprintf(&b, "exit: %d\n", c.Exit)
 	for _, d := range c.Delete {
 		b.WriteString("delete: " + d + "\n")
@@ -275,4 +280,47 @@ func inject(files map[string]string, injections []Injection) (map[string]string,
 		}
 	}
 	return changed, pos, nil
+}
+
+// splitArgs splits s at spaces; '...' quotes an argument holding spaces or
+// nothing.
+func splitArgs(s string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	inWord, quoted := false, false
+	for _, r := range s {
+		switch {
+		case r == '\'':
+			quoted = !quoted
+			inWord = true
+		case r == ' ' && !quoted:
+			if inWord {
+				out = append(out, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quoted {
+		return nil, fmt.Errorf("unterminated quote in %q", s)
+	}
+	if inWord {
+		out = append(out, cur.String())
+	}
+	return out, nil
+}
+
+// joinArgs is the inverse of splitArgs.
+func joinArgs(args []string) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " '") {
+			a = "'" + a + "'"
+		}
+		quoted[i] = a
+	}
+	return strings.Join(quoted, " ")
 }

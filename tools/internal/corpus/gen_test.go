@@ -58,7 +58,10 @@ func (tp tmpl) render(t testing.TB) *Case {
 	if args == "" {
 		args = defaultArgs
 	}
-	c.Args = strings.Fields(args)
+	var err error
+	if c.Args, err = splitArgs(args); err != nil {
+		t.Fatalf("%s: %v", tp.name, err)
+	}
 	if c.Exit == 0 {
 		c.Exit = cli.ExitInput
 	}

@@ -1,5 +1,11 @@
 package corpus
 
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
 // templates lists every case of the corpus; TestGenerate renders them to
 // testdata/cases. Each family below builds its cases from a table.
 func templates() []tmpl {
@@ -12,6 +18,11 @@ func templates() []tmpl {
 		unknownMarkerCases,
 		typeMarkerCases,
 		packageMarkerCases,
+		discoveryCases,
+		goTypeCases,
+		codegenYAMLCases,
+		overrideCases,
+		payloadCases,
 	} {
 		all = append(all, family()...)
 	}
@@ -540,4 +551,296 @@ func packageMarkerCases() []tmpl {
 		marker("package-marker/groupname-twice", "A second, different +groupName.", "package", "+groupName=gadgets.example.openshift.io",
 			"@@"+doc+"|+groupName=widgets@@: +groupName=widgets.example.openshift.io: contradicts +groupName=gadgets.example.openshift.io on line 1"),
 	}
+}
+
+const (
+	registerGo = "widgets/v1/register.go"
+	typesGo    = "widgets/v1/types.go"
+	gvLiteral  = `schema.GroupVersion{Group: GroupName, Version: "v1"}`
+)
+
+// gadgetsPackage is a second API package, for cases about several versions.
+func gadgetsPackage(dir, pkg, group, version string) map[string]string {
+	return map[string]string{
+		dir + "/doc.go": "// +groupName=" + group + "\n// +openshift:featuregated-schema-gen=true\n\n// Package " + pkg + " is another version.\npackage " + pkg + "\n",
+		dir + "/register.go": "package " + pkg + "\n\nimport \"k8s.io/apimachinery/pkg/runtime/schema\"\n\n" +
+			"// GroupVersion identifies this package's API group and version.\nvar GroupVersion = schema.GroupVersion{Group: \"" + group + "\", Version: \"" + version + "\"}\n",
+	}
+}
+
+// discoveryCases break how API packages are found.
+func discoveryCases() []tmpl {
+	gvLine := "@@" + registerGo + "|var GroupVersion@@"
+	replaceGV := func(name, desc, with string, want ...string) tmpl {
+		return tmpl{name: "discovery/" + name, desc: desc, replace: []string{registerGo + ": " + gvLiteral + " => " + with}, want: want}
+	}
+	return []tmpl{
+		replaceGV("group-unresolved", "Group names an identifier declared nowhere in the package.", `schema.GroupVersion{Group: groupFromElsewhere, Version: "v1"}`,
+			gvLine+": GroupVersion.Group: groupFromElsewhere is not a package-level constant or variable initialised with a string literal"),
+		replaceGV("group-function-call", "Group is computed.", `schema.GroupVersion{Group: string(GroupName), Version: "v1"}`,
+			gvLine+": GroupVersion.Group: must be a string literal or the name of a package-level string constant"),
+		replaceGV("version-integer", "Version is an integer literal.", `schema.GroupVersion{Group: GroupName, Version: 1}`,
+			gvLine+": GroupVersion.Version: must be a string literal or the name of a package-level string constant"),
+		replaceGV("version-missing", "GroupVersion without Version.", `schema.GroupVersion{Group: GroupName}`,
+			gvLine+": GroupVersion: has no Version"),
+		replaceGV("version-directory-mismatch", "GroupVersion says v2 but the directory is v1.", `schema.GroupVersion{Group: GroupName, Version: "v2"}`,
+			gvLine+`: GroupVersion: declares version "v2" but the package directory is "v1": the CRD stages name the version after the directory, so they must agree`),
+		{name: "discovery/not-a-literal-filtered", desc: "A GroupVersion that is not a literal hides the package; asking for it by name fails.",
+			replace: []string{registerGo + ": " + gvLiteral + " => " + "newGroupVersion()"},
+			inject:  []string{"register: func newGroupVersion() schema.GroupVersion { return schema.GroupVersion{Group: GroupName, Version: \"v1\"} }"},
+			args:    defaultArgs + " --api-group-versions widgets.example.openshift.io/v1",
+			want: []string{"warning: " + gvLine + ": GroupVersion: is not initialised with a schema.GroupVersion{Group: ..., Version: ...} literal; package ignored",
+				"--api-group-versions: widgets.example.openshift.io/v1 match(es) no API group-version"}},
+		{name: "discovery/versions-in-different-directories", desc: "v2 of the widgets group lives outside the group directory.",
+			files: gadgetsPackage("gadgets/v2", "v2", "widgets.example.openshift.io", "v2"),
+			want:  []string{`widgets/v1/register.go:13: GroupVersion: API group "widgets.example.openshift.io" has versions in different directories (gadgets/v2 and widgets/v1): all versions of a group must share one parent directory`}},
+		{name: "discovery/same-version-twice", desc: "Two packages of the group declare v1; one of them sits in a directory named otherwise.",
+			files: gadgetsPackage("widgets/v1copy", "v1copy", "widgets.example.openshift.io", "v1"),
+			want:  []string{`widgets/v1copy/register.go:6: GroupVersion: declares version "v1" but the package directory is "v1copy"`}},
+		{name: "discovery/syntax-error", desc: "A Go syntax error in an API package: the package cannot be skipped silently.",
+			inject: []string{"decls: type Broken struct {"},
+			want:   []string{typesGo + ":97: Go syntax error: expected '}', found 'EOF'"}},
+		{name: "discovery/two-package-names", desc: "A file of the version directory declares another package.",
+			files: map[string]string{"widgets/v1/other.go": "package other\n"},
+			want:  []string{"widgets/v1/other.go:1: package other: the directory already holds package v1 (doc.go): the go command builds a directory as one package"}},
+		{name: "discovery/group-empty", desc: "An empty group (the core group) cannot name a CRD.",
+			replace: []string{registerGo + `: const GroupName = "widgets.example.openshift.io" => const GroupName = ""`},
+			want:    []string{"@@widgets/v1/doc.go|+groupName=@@: +groupName=widgets.example.openshift.io: does not match GroupVersion's Group \"\""}},
+		{name: "discovery/base-dir-without-api", desc: "--base-dir names a directory without API packages and --api-group-versions asks for one.",
+			args: "crd-manifests --base-dir $TREE/payload-manifests --api-group-versions widgets.example.openshift.io/v1",
+			want: []string{"--api-group-versions: widgets.example.openshift.io/v1 match(es) no API group-version (entries are <group>/<version>, comma-separated); " +
+				"the base directory holds no API group-version at all"}},
+	}
+}
+
+// goTypeCases give the API types Go types a CRD schema cannot express.
+func goTypeCases() []tmpl {
+	type c struct{ name, desc, field, want string }
+	cases := []c{
+		{"interface-empty", "An empty interface.", "Extra interface{} `json:\"extra,omitempty\"`", "has type interface{}: interfaces other than runtime.Object are not supported in CRD types"},
+		{"any", "any.", "Extra any `json:\"extra,omitempty\"`", "has type any: interfaces other than runtime.Object are not supported in CRD types"},
+		{"error", "The error interface.", "Failure error `json:\"failure,omitempty\"`", "has type error: interfaces other than runtime.Object are not supported in CRD types"},
+		{"map-of-any", "A map of any.", "Bag map[string]any `json:\"bag,omitempty\"`", "has type map[string]any: interfaces other than runtime.Object are not supported in CRD types"},
+		{"pointer-to-interface", "A pointer to an interface.", "Failure *error `json:\"failure,omitempty\"`", "has type *error: interfaces other than runtime.Object are not supported in CRD types"},
+		{"slice-of-interfaces", "A slice of interfaces.", "Failures []error `json:\"failures,omitempty\"`", "has type []error: interfaces other than runtime.Object are not supported in CRD types"},
+		{"channel", "A channel.", "Events chan string `json:\"events,omitempty\"`", "has type chan string: channels cannot be part of a CRD type"},
+		{"function", "A function.", "Hook func() error `json:\"hook,omitempty\"`", "has type func() error: functions cannot be part of a CRD type"},
+		{"slice-of-functions", "A slice of functions.", "Hooks []func() `json:\"hooks,omitempty\"`", "has type []func(): functions cannot be part of a CRD type"},
+		{"map-of-functions", "A map of functions.", "Hooks map[string]func() `json:\"hooks,omitempty\"`", "has type map[string]func(): functions cannot be part of a CRD type"},
+		{"array", "A fixed-size array.", "Fixed [4]string `json:\"fixed,omitempty\"`", "has type [4]string: arrays are not supported in CRD types; use a slice"},
+		{"array-of-structs", "An array of structs.", "Statuses [2]WidgetStatus `json:\"statuses,omitempty\"`", "has type [2]v1.WidgetStatus: arrays are not supported in CRD types; use a slice"},
+		{"unresolved", "A type declared nowhere.", "Missing undefinedType `json:\"missing,omitempty\"`", "the type of this field cannot be resolved"},
+	}
+	// controller-tools reports these at the field, without naming it.
+	bare := []c{
+		{"complex", "A complex number.", "Ratio complex128 `json:\"ratio,omitempty\"`", `unsupported type "complex128"`},
+		{"float", "A float: controller-tools refuses them by default.", "Ratio float64 `json:\"ratio,omitempty\"`", "found float, the usage of which is highly discouraged"},
+		{"map-with-struct-keys", "A map keyed by a struct.", "Index map[WidgetStatus]string `json:\"index,omitempty\"`", "map keys must be strings or implement encoding.TextMarshaler, not struct{"},
+	}
+	var out []tmpl
+	for _, x := range bare {
+		out = append(out, tmpl{name: "go-type/" + x.name, desc: x.desc, inject: []string{"spec-fields: " + x.field},
+			want: []string{at("spec-fields") + ": " + x.want}})
+	}
+	for _, x := range cases {
+		out = append(out, tmpl{name: "go-type/" + x.name, desc: x.desc + " The schema cannot express it.",
+			inject: []string{"spec-fields: " + x.field},
+			want:   []string{at("spec-fields") + ": WidgetSpec." + fieldName(x.field) + ": " + x.want}})
+	}
+	out = append(out,
+		tmpl{name: "go-type/in-named-type", desc: "A channel inside a struct type reached through a field.",
+			inject: []string{
+				"spec-fields: Inner InnerSpec `json:\"inner,omitempty\"`",
+				"decls: // InnerSpec hides a channel.",
+				"decls: type InnerSpec struct {",
+				"decls: 	Events chan string `json:\"events,omitempty\"`",
+				"decls: }",
+			},
+			want: []string{"{@decls#3}: InnerSpec.Events: has type chan string: channels cannot be part of a CRD type (reached from Widget.Spec.Inner.Events)"}},
+		tmpl{name: "go-type/in-other-file", desc: "A function-typed field in a type declared in another file of the package.",
+			inject: []string{"spec-fields: Extra Extra `json:\"extra,omitempty\"`"},
+			files: map[string]string{"widgets/v1/extra.go": "package v1\n\n// Extra is declared in its own file.\ntype Extra struct {\n" +
+				"\t// callback cannot be serialised.\n\tCallback func() `json:\"callback,omitempty\"`\n}\n"},
+			want: []string{"widgets/v1/extra.go:6: Extra.Callback: has type func(): functions cannot be part of a CRD type (reached from Widget.Spec.Extra.Callback)"}},
+		tmpl{name: "go-type/named-interface-type", desc: "A named interface type used as a field type.",
+			inject: []string{
+				"spec-fields: Shape Shape `json:\"shape,omitempty\"`",
+				"decls: // Shape is an interface.",
+				"decls: type Shape interface{ Area() int }",
+			},
+			want: []string{at("spec-fields") + ": WidgetSpec.Shape: has type v1.Shape: interfaces other than runtime.Object are not supported in CRD types"}},
+		tmpl{name: "go-type/type-error", desc: "A field whose type is misspelt.",
+			inject: []string{"spec-fields: Other Colour `json:\"other,omitempty\"`"},
+			want:   []string{at("spec-fields") + ": WidgetSpec.Other: the type of this field cannot be resolved"}},
+	)
+	return out
+}
+
+// fieldName is the Go name of a field declaration line.
+func fieldName(decl string) string {
+	name, _, _ := strings.Cut(decl, " ")
+	return name
+}
+
+// codegenYAMLCases break the group's .codegen.yaml.
+func codegenYAMLCases() []tmpl {
+	const cfg = "widgets/.codegen.yaml"
+	c := func(name, desc, content string, want ...string) tmpl {
+		return tmpl{name: "codegen-yaml/" + name, desc: desc, files: map[string]string{cfg: content}, want: want}
+	}
+	return []tmpl{
+		c("invalid-yaml", "An unterminated flow sequence.", "schemapatch: [\n",
+			cfg+":1: invalid YAML: yaml: line 1: did not find expected node content"),
+		c("tab-indentation", "A tab where YAML wants spaces.", "schemapatch:\n\tdisabled: true\n",
+			cfg+":2: invalid YAML: yaml: line 2: found character that cannot start any token"),
+		c("list", "A list instead of a mapping.", "- schemapatch\n- manifestMerge\n",
+			cfg+":1: must be a mapping of generator names to their settings"),
+		c("scalar", "A bare word.", "disabled\n",
+			cfg+":1: must be a mapping of generator names to their settings"),
+		c("unknown-generator-case", "schemaPatch instead of schemapatch.", "schemaPatch:\n  disabled: true\n",
+			cfg+":1: schemaPatch: unknown key; known keys are "),
+		c("unknown-generator", "A generator nobody knows.", "crdgen:\n  disabled: true\n",
+			cfg+":1: crdgen: unknown key; known keys are "),
+		c("unknown-stage-key", "disable instead of disabled.", "manifestMerge:\n  disable: true\n",
+			cfg+":2: manifestMerge.disable: unknown key; manifestMerge accepts disabled"),
+		c("unknown-schemapatch-key", "requiredFeatureSet instead of requiredFeatureSets.", "schemapatch:\n  requiredFeatureSet:\n  - Default\n",
+			cfg+":2: schemapatch.requiredFeatureSet: unknown key; schemapatch accepts disabled, requiredFeatureSets"),
+		c("disabled-not-bool", "disabled: maybe.", "emptyPartialSchema:\n  disabled: maybe\n",
+			cfg+":2: emptyPartialSchema.disabled: must be true or false"),
+		c("stage-scalar", "A stage set to a scalar.", "schemapatch: off\n",
+			cfg+":1: schemapatch: must be a mapping"),
+		c("stage-list", "A stage set to a list.", "manifestMerge:\n- disabled\n",
+			cfg+":2: manifestMerge: must be a mapping"),
+		c("required-feature-sets-scalar", "requiredFeatureSets is a list.", "schemapatch:\n  requiredFeatureSets: TechPreviewNoUpgrade\n",
+			cfg+":2: schemapatch.requiredFeatureSets: must be a list of strings"),
+		c("duplicate-key", "Two schemapatch sections that disagree.", "schemapatch:\n  disabled: true\nschemapatch:\n  disabled: false\n",
+			cfg+":3: schemapatch: is given twice (first on line 1)"),
+		c("duplicate-stage-key", "disabled given twice with different values.", "manifestMerge:\n  disabled: true\n  disabled: false\n",
+			cfg+":3: manifestMerge.disabled: is given twice (first on line 2)"),
+		{name: "codegen-yaml/directory", desc: ".codegen.yaml is a directory.", del: []string{cfg}, mkdir: []string{cfg},
+			want: []string{cfg + ": cannot be read: is a directory"}},
+	}
+}
+
+// overrideCases break the hand-written manual overrides.
+func overrideCases() []tmpl {
+	const dir = "widgets/v1/manual-override-crd-manifests/widgets.widgets.example.openshift.io/"
+	const file = dir + "AAA_ungated.yaml"
+	const header = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  annotations:\n    feature-gate.release.openshift.io/: \"true\"\n  name: widgets.widgets.example.openshift.io\n"
+	o := func(name, desc, content string, want ...string) tmpl {
+		return tmpl{name: "override/" + name, desc: desc, files: map[string]string{file: content}, want: want}
+	}
+	return []tmpl{
+		o("invalid-yaml", "An override that is not YAML.", header+"spec: [\n",
+			file+":7: invalid YAML: error converting YAML to JSON: yaml: line 7: did not find expected node content"),
+		o("unknown-spec-field", "spec.shortNames instead of spec.names.shortNames.", header+"spec:\n  shortNames:\n  - wdg\n",
+			file+": does not fit the CustomResourceDefinition schema: .spec.shortNames: field not declared in schema"),
+		o("unknown-metadata-field", "metadata.nmae.", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  nmae: widgets.widgets.example.openshift.io\n",
+			file+": does not fit the CustomResourceDefinition schema: .metadata.nmae: field not declared in schema"),
+		o("wrong-api-version", "apiextensions.k8s.io/v1beta1.", strings.Replace(header, "apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1", 1)+"spec: {}\n",
+			file+`: apiVersion: is "apiextensions.k8s.io/v1beta1", expected "apiextensions.k8s.io/v1"`),
+		o("wrong-kind", "kind: Deployment.", strings.Replace(header, "CustomResourceDefinition", "Deployment", 1)+"spec: {}\n",
+			file+`: kind: is "Deployment", expected "CustomResourceDefinition"`),
+		o("wrong-name", "An override naming another CRD.", strings.Replace(header, "name: widgets.widgets", "name: gadgets.widgets", 1)+"spec: {}\n",
+			file+`: metadata.name: is "gadgets.widgets.example.openshift.io" but the manifest is in the directory of CRD widgets.widgets.example.openshift.io`),
+		o("empty", "An empty override file.", "",
+			file+": empty manifest"),
+		{name: "override/two-documents", desc: "Two YAML documents in one override (run by the merge stage alone: crd-manifests lets stage 2 rewrite the file first).",
+			args: "crd-manifest-merge --base-dir $TREE", files: map[string]string{file: header + "spec: {}\n---\n" + header + "spec: {}\n"},
+			want: []string{file + ": holds 2 YAML documents; a manifest is exactly one CustomResourceDefinition"}},
+		o("annotation-not-string", "An annotation whose value is a YAML boolean.", strings.Replace(header, `: "true"`, ": true", 1)+"spec: {}\n",
+			file+": metadata.annotations.feature-gate.release.openshift.io/: is true, not a string; quote the value"),
+		o("names-as-list", "spec.names given as a list.", header+"spec:\n  names:\n  - wdg\n",
+			file+": spec.names: must be a mapping"),
+		{name: "override/non-yaml-file", desc: "A text file among the overrides.", files: map[string]string{dir + "NOTES.txt": "remember the scale subresource\n"},
+			want: []string{dir + "NOTES.txt: unexpected file: a CRD directory holds only .yaml manifests"}},
+		{name: "override/yml-extension", desc: "An override with the .yml extension is not read.", files: map[string]string{dir + "ZZ_extra.yml": header + "spec: {}\n"},
+			want: []string{dir + "ZZ_extra.yml: unexpected file: a CRD directory holds only .yaml manifests"}},
+		{name: "override/sub-directory", desc: "A directory among the overrides.", mkdir: []string{dir + "old"},
+			want: []string{dir + "old: unexpected directory: a CRD directory holds only .yaml manifests"}},
+	}
+}
+
+// payloadCases break the payload FeatureGate directory.
+func payloadCases() []tmpl {
+	const dir = "payload-manifests/featuregates/"
+	files := []string{"featureGate-4-Hypershift-Default.yaml", "featureGate-4-Hypershift-TechPreviewNoUpgrade.yaml",
+		"featureGate-4-SelfManagedHA-Default.yaml", "featureGate-4-SelfManagedHA-TechPreviewNoUpgrade.yaml"}
+	const smha = dir + "featureGate-4-SelfManagedHA-Default.yaml"
+	p := func(name, desc string, t tmpl) tmpl {
+		t.name, t.desc = "payload/"+name, desc
+		return t
+	}
+	var unversioned []string
+	for _, f := range files {
+		unversioned = append(unversioned, dir+f+`: "release.openshift.io/major-version": "4" => "release.openshift.io/old-version": "4"`)
+	}
+	var allFiles []string
+	for _, f := range files {
+		allFiles = append(allFiles, dir+f)
+	}
+	return []tmpl{
+		p("flag-missing-directory", "--manifest-merge:payload-manifest-path names nothing.",
+			tmpl{args: defaultArgs + " --manifest-merge:payload-manifest-path nowhere",
+				want: []string{"nowhere: the payload FeatureGate directory does not exist"}}),
+		p("directory-deleted", "The default payload directory is missing.",
+			tmpl{del: []string{"payload-manifests"}, want: []string{"payload-manifests/featuregates: the payload FeatureGate directory does not exist"}}),
+		p("directory-empty", "The payload directory holds no file.",
+			tmpl{del: allFiles, want: []string{"payload-manifests/featuregates: ", "no versioned FeatureGate manifest"}}),
+		p("only-legacy-files", "Every payload file lacks the major-version annotation.",
+			tmpl{replace: unversioned, want: []string{"payload-manifests/featuregates: ", "no versioned FeatureGate manifest (none carries release.openshift.io/major-version)"}}),
+		p("only-other-files", "The payload directory holds only files that are not manifests.",
+			tmpl{del: allFiles, files: map[string]string{dir + "README.md": "rendered by features/\n"}, mkdir: []string{dir + "old"},
+				want: []string{"no versioned FeatureGate manifest"}}),
+		p("malformed-json", "A payload file that is not JSON.",
+			tmpl{files: map[string]string{smha: "{\n"}, want: []string{"featureGate-4-SelfManagedHA-Default.yaml: not valid JSON or YAML"}}),
+		p("empty-file", "An empty payload file.",
+			tmpl{files: map[string]string{smha: ""}, want: []string{"featureGate-4-SelfManagedHA-Default.yaml: empty document"}}),
+		p("wrong-kind", "kind: FeatureGates.",
+			tmpl{replace: []string{smha + `: "kind": "FeatureGate" => "kind": "FeatureGates"`}, want: []string{`featureGate-4-SelfManagedHA-Default.yaml: kind is "FeatureGates", want FeatureGate`}}),
+		p("no-profile", "No cluster-profile annotation.",
+			tmpl{replace: []string{smha + `: "false-except-for-the-config-operator" => "true"`},
+				want: []string{`featureGate-4-SelfManagedHA-Default.yaml: want exactly one annotation with value "false-except-for-the-config-operator" identifying the cluster profile, found 0`}}),
+		p("bad-major-version", "major-version: four.",
+			tmpl{replace: []string{smha + `: "release.openshift.io/major-version": "4" => "release.openshift.io/major-version": "four"`},
+				want: []string{`featureGate-4-SelfManagedHA-Default.yaml: annotation release.openshift.io/major-version="four": "four" is not a positive integer`}}),
+		p("unknown-feature-set", "spec.featureSet is no known feature set.",
+			tmpl{replace: []string{dir + "featureGate-4-SelfManagedHA-TechPreviewNoUpgrade.yaml: " + `"featureSet": "TechPreviewNoUpgrade" => "featureSet": "Preview"`},
+				want: []string{`featureGate-4-SelfManagedHA-TechPreviewNoUpgrade.yaml: spec.featureSet "Preview" is not one of`}}),
+		p("feature-set-contradiction", "The feature-set annotation contradicts spec.featureSet.",
+			tmpl{replace: []string{smha + `: "release.openshift.io/feature-set": "Default" => "release.openshift.io/feature-set": "TechPreviewNoUpgrade"`},
+				want: []string{`featureGate-4-SelfManagedHA-Default.yaml: annotation release.openshift.io/feature-set="TechPreviewNoUpgrade" contradicts spec.featureSet ""`}}),
+		p("overlapping-files", "Two files cover the same version, profile and feature set.",
+			tmpl{files: map[string]string{dir + "featureGate-4-SelfManagedHA-Default-copy.yaml": baseFile(smha)},
+				want: []string{"featureGate-4-SelfManagedHA-Default-copy.yaml and featureGate-4-SelfManagedHA-Default.yaml both cover version 4 of Default on SelfManagedHA"}}),
+		p("gate-enabled-and-disabled", "A gate both enabled and disabled.",
+			tmpl{replace: []string{dir + "featureGate-4-SelfManagedHA-TechPreviewNoUpgrade.yaml: " + `"disabled": [],` + " => " + `"disabled": [{"name": "WidgetLimits"}],`},
+				want: []string{`featureGate-4-SelfManagedHA-TechPreviewNoUpgrade.yaml: gate "WidgetLimits" is both enabled and disabled`}}),
+		p("no-feature-gates-entry", "status.featureGates is empty.",
+			tmpl{files: map[string]string{smha: `{"apiVersion": "config.openshift.io/v1", "kind": "FeatureGate", "metadata": {"name": "cluster", "annotations": {"include.release.openshift.io/self-managed-high-availability": "false-except-for-the-config-operator", "release.openshift.io/major-version": "4"}}, "spec": {}, "status": {"featureGates": []}}` + "\n"},
+				want: []string{"featureGate-4-SelfManagedHA-Default.yaml: status.featureGates has no entry"}}),
+		p("custom-feature-set", "A payload file for CustomNoUpgrade, which is never rendered.",
+			tmpl{replace: []string{dir + "featureGate-4-SelfManagedHA-TechPreviewNoUpgrade.yaml: " + `"featureSet": "TechPreviewNoUpgrade" => "featureSet": "CustomNoUpgrade"`},
+				want: []string{`spec.featureSet "CustomNoUpgrade" is not one of`}}),
+		p("path-is-a-file", "--manifest-merge:payload-manifest-path names a file.",
+			tmpl{args: defaultArgs + " --manifest-merge:payload-manifest-path " + smha, want: []string{smha + ": "}}),
+		p("gate-dropped", "The payload no longer lists a gate the markers use.",
+			tmpl{replace: func() []string {
+				var r []string
+				for _, f := range files {
+					r = append(r, dir+f+`: "name": "WidgetLimits" => "name": "WidgetLimitsRenamed"`)
+				}
+				return r
+			}(), want: []string{"@@" + typesGo + "|+openshift:enable:FeatureGate=WidgetLimits@@: +openshift:enable:FeatureGate=WidgetLimits: FeatureGate \"WidgetLimits\" " + notListed,
+				"closest known gates: WidgetSizing, WidgetColors, WidgetLimitsRenamed"}}),
+	}
+}
+
+// baseFile returns the content of a file of the base tree.
+func baseFile(rel string) string {
+	data, err := os.ReadFile(filepath.Join(baseDir, filepath.FromSlash(rel)))
+	if err != nil {
+		panic(err)
+	}
+	return string(data)
 }
