@@ -308,17 +308,23 @@ func (s *runState) relative(d diag.Diagnostic) string {
 	return d.String()
 }
 
+// relMsg formats a message with the paths below the base directory
+// relative to it.
+func (s *runState) relMsg(format string, args ...any) string {
+	return strings.ReplaceAll(fmt.Sprintf(format, args...), s.disc.BaseDir+string(filepath.Separator), "")
+}
+
 // finish commits the tree, or with --verify reports what would change.
 func (s *runState) finish(start time.Time) error {
 	changes, stats, err := s.tree.Changes()
 	if err != nil {
-		return &exitError{code: ExitIO, msg: fmt.Sprintf("error: %v", err)}
+		return &exitError{code: ExitIO, msg: s.relMsg("error: %v", err)}
 	}
 	base := s.disc.BaseDir
 	s.stats.setFiles(stats)
 	if s.opts.verify {
 		if err := s.stats.write(s.opts.statsFile, time.Since(start)); err != nil {
-			return &exitError{code: ExitIO, msg: fmt.Sprintf("error: writing --stats: %v", err)}
+			return &exitError{code: ExitIO, msg: s.relMsg("error: writing --stats: %v", err)}
 		}
 		if len(changes) > 0 {
 			fmt.Fprint(s.opts.stderr, tree.Describe(changes, base))
@@ -330,11 +336,11 @@ func (s *runState) finish(start time.Time) error {
 	}
 	commitStart := time.Now()
 	if _, err := s.tree.Commit(); err != nil {
-		return &exitError{code: ExitIO, msg: fmt.Sprintf("error: writing output: %v", err)}
+		return &exitError{code: ExitIO, msg: s.relMsg("error: writing output: %v", err)}
 	}
 	s.stats.addStage("commit", time.Since(commitStart))
 	if err := s.stats.write(s.opts.statsFile, time.Since(start)); err != nil {
-		return &exitError{code: ExitIO, msg: fmt.Sprintf("error: writing --stats: %v", err)}
+		return &exitError{code: ExitIO, msg: s.relMsg("error: writing --stats: %v", err)}
 	}
 	for _, c := range changes {
 		klog.V(1).Infof("%s %s", c.Kind, tree.Rel(base, c.Path))
