@@ -1,0 +1,158 @@
+package suite
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gatedcrd/gatedcrd/features/featuregate"
+	"github.com/gatedcrd/gatedcrd/features/payload"
+)
+
+// Decision says whether a suite runs against one CRD file, and why.
+type Decision struct {
+	File   *CRDFile
+	Run    bool
+	Reason string
+}
+
+// Match decides, for every file among files whose CRD is the suite's
+// crdName, whether the suite runs against it:
+//
+//   - a suite without featureGates runs against every such file;
+//   - a file whose feature-set annotation contains CustomNoUpgrade, where
+//     any gate may be on, runs the suite unless it needs a gate disabled;
+//   - a file without a ClusterProfile annotation valued "true" runs it;
+//   - otherwise the file's first profile (by annotation key), its feature
+//     sets (Default without the annotation) and its major versions (all
+//     without the annotation) select the first payload FeatureGate
+//     manifest of that profile, of one of those feature sets, covering
+//     one of those versions, and the suite runs iff every gate it needs
+//     enabled is enabled there and every gate it needs disabled is
+//     disabled there.
+//
+// A gate that no payload manifest names, a selected payload manifest that
+// lacks a gate, a file for which no payload manifest exists, and a suite
+// that runs against no file are errors (each an *Error naming the suite
+// file and line). The decisions come in the order of files.
+func Match(s *Suite, files []*CRDFile, d *payload.Directory) ([]Decision, error) {
+	known := d.Gates()
+	var errs []error
+	for _, g := range s.FeatureGates {
+		if !slices.Contains(known, g.Gate) {
+			errs = append(errs, &Error{File: s.Path, Line: g.Line, Msg: fmt.Sprintf(
+				"unknown FeatureGate %s: no payload FeatureGate manifest in %s names it", g.Gate, d.Path)})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	var decisions []Decision
+	for _, f := range files {
+		if f.CRD.Name != s.CRDName {
+			continue
+		}
+		run, reason, err := decide(s, f, d)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		decisions = append(decisions, Decision{File: f, Run: run, Reason: reason})
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if !slices.ContainsFunc(decisions, func(d Decision) bool { return d.Run }) {
+		if len(decisions) == 0 {
+			return nil, &Error{File: s.Path, Line: s.CRDNameLine, Msg: fmt.Sprintf(
+				"no generated CRD file defines %s", s.CRDName)}
+		}
+		var why []string
+		for _, d := range decisions {
+			why = append(why, fmt.Sprintf("%s: %s", filepath.Base(d.File.Path), d.Reason))
+		}
+		return nil, &Error{File: s.Path, Line: s.CRDNameLine, Msg: fmt.Sprintf(
+			"the suite (featureGates %s) runs against none of the %d CRD files of %s:\n\t%s",
+			s.GateList(), len(decisions), s.CRDName, strings.Join(why, "\n\t"))}
+	}
+	return decisions, nil
+}
+
+// decide applies Match's rules to one file.
+func decide(s *Suite, f *CRDFile, d *payload.Directory) (bool, string, error) {
+	if len(s.FeatureGates) == 0 {
+		return true, "the suite needs no FeatureGate", nil
+	}
+	if slices.Contains(f.FeatureSets, featuregate.CustomNoUpgrade) {
+		if s.hasNegatedGate() {
+			return false, "CustomNoUpgrade may enable any gate, and the suite needs some disabled", nil
+		}
+		return true, "CustomNoUpgrade may enable any gate", nil
+	}
+	if len(f.Profiles) == 0 {
+		return true, "the file names no ClusterProfile", nil
+	}
+	m, ok := selectPayload(f, d)
+	if !ok {
+		return false, "", &Error{File: s.Path, Line: s.CRDNameLine, Msg: fmt.Sprintf(
+			"no payload FeatureGate manifest in %s for ClusterProfile %s, feature set %s, %s, which %s applies to",
+			d.Path, f.Profiles[0], featureSetsOf(f), versionsOf(f), f.Path)}
+	}
+	var errs []error
+	for _, g := range s.FeatureGates {
+		if !m.IsEnabled(g.Gate) && !slices.Contains(m.Disabled, g.Gate) {
+			errs = append(errs, &Error{File: s.Path, Line: g.Line, Msg: fmt.Sprintf(
+				"FeatureGate %s is neither enabled nor disabled in payload manifest %s, which decides for %s",
+				g.Gate, m.FileName, f.Path)})
+		}
+	}
+	if len(errs) > 0 {
+		return false, "", errors.Join(errs...)
+	}
+	for _, g := range s.FeatureGates {
+		if enabled := m.IsEnabled(g.Gate); enabled != g.Enabled {
+			state := "disabled"
+			if enabled {
+				state = "enabled"
+			}
+			return false, fmt.Sprintf("%s is %s in %s", g.Gate, state, m.FileName), nil
+		}
+	}
+	return true, fmt.Sprintf("%s in %s", s.GateList(), m.FileName), nil
+}
+
+// selectPayload picks the payload manifest that decides for a file with
+// profiles: the first (in the directory's order: feature set, profile,
+// first version) of the file's first profile, of one of its feature sets
+// and covering one of its versions.
+func selectPayload(f *CRDFile, d *payload.Directory) (payload.Manifest, bool) {
+	sets := f.FeatureSets
+	if sets == nil {
+		sets = []featuregate.FeatureSetName{featuregate.Default}
+	}
+	for _, m := range d.Manifests {
+		if m.ClusterProfile != f.Profiles[0] || !slices.Contains(sets, m.FeatureSet) {
+			continue
+		}
+		if f.MajorVersions == nil || slices.ContainsFunc(f.MajorVersions, m.Covers) {
+			return m, true
+		}
+	}
+	return payload.Manifest{}, false
+}
+
+func featureSetsOf(f *CRDFile) string {
+	if f.FeatureSets == nil {
+		return string(featuregate.Default)
+	}
+	return f.FeatureSetAnnotation
+}
+
+func versionsOf(f *CRDFile) string {
+	if f.MajorVersions == nil {
+		return "any major version"
+	}
+	return "major versions " + payload.VersionRange(f.MajorVersions)
+}

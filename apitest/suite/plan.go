@@ -1,0 +1,214 @@
+package suite
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gatedcrd/gatedcrd/apitest/server"
+	"github.com/gatedcrd/gatedcrd/features/payload"
+)
+
+// Variant is one CRD file installed in one version, and the suites that
+// run against it.
+type Variant struct {
+	File    *CRDFile
+	Version string
+	// CRD is what gets installed: the file's CRD reduced to Version,
+	// served and used for storage.
+	CRD    *server.CRD
+	Suites []*Suite
+}
+
+// TestName names the test group of a suite run against the variant:
+//
+//	[<group>/<version>, Resource=<plural>][ClusterProfiles=<short names>][FeatureSet="<annotation>"][FeatureGate=<gates>][File=<base name>] <name>
+//
+// so that a failure says which CRD file, profile, feature set and gates it
+// was about.
+func (v *Variant) TestName(s *Suite) string {
+	return fmt.Sprintf("[%s][ClusterProfiles=%s][FeatureSet=%q][FeatureGate=%s][File=%s] %s",
+		server.Resource(v.File.CRD, v.Version), v.File.profileList(), v.File.FeatureSetAnnotation,
+		s.GateList(), filepath.Base(v.File.Path), s.Name)
+}
+
+// Plan is the order in which the variants are installed and tested.
+type Plan struct {
+	// Batches are installed one after the other, each as a whole (the
+	// server delays the first creates after an install, once per batch),
+	// and removed before the next. A CRD name can only have one variant
+	// installed at a time, so the variants of a name go to successive
+	// batches and each batch holds at most one variant per name. There
+	// are as many batches as the largest number of variants of one name.
+	Batches [][]*Variant
+}
+
+// Suites returns the number of (suite, variant) pairs in the plan.
+func (p *Plan) Suites() int {
+	n := 0
+	for _, batch := range p.Batches {
+		for _, v := range batch {
+			n += len(v.Suites)
+		}
+	}
+	return n
+}
+
+// Prepare discovers the suites below baseDir, parses them, reads the CRD
+// files of their version directories and the payload FeatureGate
+// manifests of payloadDir, matches them and plans the run. It returns the
+// plan of every suite that could be prepared and, joined, the problem of
+// every suite that could not (each naming its file and line), so that one
+// broken suite does not keep the others from running.
+func Prepare(baseDir, payloadDir string) (*Plan, error) {
+	if payloadDir == "" {
+		return nil, errors.New("no payload FeatureGate directory given")
+	}
+	d, err := payload.ReadDir(payloadDir)
+	if err != nil {
+		return nil, err
+	}
+	paths, err := Discover(baseDir)
+	if err != nil {
+		return nil, fmt.Errorf("discovering suites: %w", err)
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("no suite below %s (suites are <version-dir>/%s/<crdName>/*.yaml)", baseDir, testsDir)
+	}
+	var errs []error
+	var suites []*Suite
+	for _, path := range paths {
+		s, err := ParseFile(path)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		suites = append(suites, s)
+	}
+	crdDirs := map[string][]*CRDFile{}
+	crdDirErrs := map[string]error{}
+	var pairs []pairing
+	for _, s := range suites {
+		dir := filepath.Join(versionDir(s.Path), generatedDir)
+		if _, read := crdDirs[dir]; !read && crdDirErrs[dir] == nil {
+			crdDirs[dir], crdDirErrs[dir] = ReadCRDDir(dir)
+			if crdDirErrs[dir] != nil {
+				errs = append(errs, fmt.Errorf("reading the CRD files of %s: %w", s.Path, crdDirErrs[dir]))
+			}
+		}
+		if crdDirErrs[dir] != nil {
+			continue
+		}
+		decisions, err := Match(s, crdDirs[dir], d)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		var files []*CRDFile
+		for _, decision := range decisions {
+			if decision.Run {
+				files = append(files, decision.File)
+			}
+		}
+		version, err := suiteVersion(s, files)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for _, f := range files {
+			pairs = append(pairs, pairing{suite: s, file: f, version: version})
+		}
+	}
+	plan, err := newPlan(pairs)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	return plan, errors.Join(errs...)
+}
+
+// pairing is a suite to run against a CRD file in a version.
+type pairing struct {
+	suite   *Suite
+	file    *CRDFile
+	version string
+}
+
+// newPlan groups pairings into variants and variants into batches.
+func newPlan(pairs []pairing) (*Plan, error) {
+	type key struct{ path, version string }
+	variants := map[key]*Variant{}
+	var errs []error
+	for _, p := range pairs {
+		k := key{p.file.Path, p.version}
+		v, ok := variants[k]
+		if !ok {
+			crd, err := server.SingleVersion(p.file.CRD, p.version)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", p.file.Path, err))
+				continue
+			}
+			v = &Variant{File: p.file, Version: p.version, CRD: crd}
+			variants[k] = v
+		}
+		v.Suites = append(v.Suites, p.suite)
+	}
+	byName := map[string][]*Variant{}
+	for _, v := range variants {
+		slices.SortFunc(v.Suites, func(a, b *Suite) int { return strings.Compare(a.Path, b.Path) })
+		byName[v.CRD.Name] = append(byName[v.CRD.Name], v)
+	}
+	names := make([]string, 0, len(byName))
+	for name, list := range byName {
+		names = append(names, name)
+		slices.SortFunc(list, func(a, b *Variant) int {
+			return cmp.Or(strings.Compare(a.File.Path, b.File.Path), strings.Compare(a.Version, b.Version))
+		})
+	}
+	slices.Sort(names)
+	plan := &Plan{}
+	for i := 0; ; i++ {
+		var batch []*Variant
+		for _, name := range names {
+			if i < len(byName[name]) {
+				batch = append(batch, byName[name][i])
+			}
+		}
+		if len(batch) == 0 {
+			break
+		}
+		plan.Batches = append(plan.Batches, batch)
+	}
+	return plan, errors.Join(errs...)
+}
+
+// suiteVersion returns the CRD version a suite tests: its version field,
+// which every matched file must define, or else the single version that
+// every matched file defines.
+func suiteVersion(s *Suite, files []*CRDFile) (string, error) {
+	if s.Version != "" {
+		for _, f := range files {
+			if !slices.Contains(f.versionNames(), s.Version) {
+				return "", &Error{File: s.Path, Line: s.VersionLine, Msg: fmt.Sprintf(
+					"version %s: %s defines only %s", s.Version, f.Path, strings.Join(f.versionNames(), ", "))}
+			}
+		}
+		return s.Version, nil
+	}
+	version := ""
+	for _, f := range files {
+		names := f.versionNames()
+		if len(names) != 1 {
+			return "", &Error{File: s.Path, Line: s.CRDNameLine, Msg: fmt.Sprintf(
+				"%s defines the versions %s; say which one the suite tests with version:", f.Path, strings.Join(names, ", "))}
+		}
+		if version != "" && names[0] != version {
+			return "", &Error{File: s.Path, Line: s.CRDNameLine, Msg: fmt.Sprintf(
+				"the matched CRD files define different versions (%s and %s); say which one the suite tests with version:", version, names[0])}
+		}
+		version = names[0]
+	}
+	return version, nil
+}

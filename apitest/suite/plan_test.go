@@ -1,0 +1,172 @@
+package suite
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+)
+
+func TestNewPlanBatches(t *testing.T) {
+	w1 := crdFile(t, "widgets-1.crd.yaml", nil)
+	w2 := crdFile(t, "widgets-2.crd.yaml", nil)
+	w3 := crdFile(t, "widgets-3.crd.yaml", nil)
+	g1 := crdFile(t, "gadgets-1.crd.yaml", nil)
+	a, b := &Suite{Path: "a.yaml"}, &Suite{Path: "b.yaml"}
+	plan, err := newPlan([]pairing{
+		{suite: b, file: w2, version: "v1"},
+		{suite: a, file: w3, version: "v1"},
+		{suite: b, file: w1, version: "v1"},
+		{suite: a, file: g1, version: "v1"},
+		{suite: a, file: w1, version: "v1"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, batch := range plan.Batches {
+		var names []string
+		for _, v := range batch {
+			var suites []string
+			for _, s := range v.Suites {
+				suites = append(suites, s.Path)
+			}
+			names = append(names, filepath.Base(v.File.Path)+"("+strings.Join(suites, ",")+")")
+		}
+		got = append(got, strings.Join(names, " "))
+	}
+	want := []string{
+		"gadgets-1.crd.yaml(a.yaml) widgets-1.crd.yaml(a.yaml,b.yaml)",
+		"widgets-2.crd.yaml(b.yaml)",
+		"widgets-3.crd.yaml(a.yaml)",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("batches\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if plan.Suites() != 5 {
+		t.Errorf("Suites() = %d, want 5", plan.Suites())
+	}
+	v := plan.Batches[0][1]
+	if len(v.CRD.Spec.Versions) != 1 || !v.CRD.Spec.Versions[0].Served || !v.CRD.Spec.Versions[0].Storage {
+		t.Errorf("the variant's CRD is not reduced to its version: %+v", v.CRD.Spec.Versions)
+	}
+}
+
+func TestTestName(t *testing.T) {
+	f := crdFile(t, "0000_10_widgets-TechPreviewNoUpgrade.crd.yaml", map[string]string{
+		selfHA: "true", hypershift: "true", featureSet: "TechPreviewNoUpgrade",
+	})
+	plan, err := newPlan([]pairing{{suite: suiteWith("Fancy", "-Later"), file: f, version: "v1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := plan.Batches[0][0]
+	got := v.TestName(v.Suites[0])
+	want := `[suite.gatedcrd.example/v1, Resource=widgets][ClusterProfiles=Hypershift,SelfManagedHA][FeatureSet="TechPreviewNoUpgrade"]` +
+		`[FeatureGate=Fancy,-Later][File=0000_10_widgets-TechPreviewNoUpgrade.crd.yaml] s`
+	if got != want {
+		t.Errorf("TestName\n%s\nwant\n%s", got, want)
+	}
+	v.File = crdFile(t, "widgets.crd.yaml", nil)
+	want = `[suite.gatedcrd.example/v1, Resource=widgets][ClusterProfiles=][FeatureSet=""][FeatureGate=Fancy,-Later][File=widgets.crd.yaml] s`
+	if got := v.TestName(v.Suites[0]); got != want {
+		t.Errorf("TestName\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestSuiteVersion(t *testing.T) {
+	v1 := crdFile(t, "v1.crd.yaml", nil)
+	v2 := crdFile(t, "v2.crd.yaml", nil)
+	v2.CRD.Spec.Versions[0].Name = "v2"
+	both := crdFile(t, "both.crd.yaml", nil)
+	both.CRD.Spec.Versions = append(both.CRD.Spec.Versions, apiextensionsv1.CustomResourceDefinitionVersion{Name: "v2"})
+	withVersion := func(v string) *Suite {
+		s := suiteWith()
+		s.Version, s.VersionLine = v, 7
+		return s
+	}
+	for _, tc := range []struct {
+		name    string
+		suite   *Suite
+		files   []*CRDFile
+		want    string
+		wantErr string
+	}{
+		{name: "the single version", suite: suiteWith(), files: []*CRDFile{v1, v1}, want: "v1"},
+		{name: "the version asked for", suite: withVersion("v2"), files: []*CRDFile{both, v2}, want: "v2"},
+		{name: "a version a file lacks", suite: withVersion("v2"), files: []*CRDFile{both, v1},
+			wantErr: "v1/tests/widgets/s.yaml:7: version v2: v1/zz_generated.crd-manifests/v1.crd.yaml defines only v1"},
+		{name: "several versions", suite: suiteWith(), files: []*CRDFile{both},
+			wantErr: "v1/tests/widgets/s.yaml:3: v1/zz_generated.crd-manifests/both.crd.yaml defines the versions v1, v2; say which one the suite tests with version:"},
+		{name: "files disagree", suite: suiteWith(), files: []*CRDFile{v1, v2},
+			wantErr: "v1/tests/widgets/s.yaml:3: the matched CRD files define different versions (v1 and v2)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := suiteVersion(tc.suite, tc.files)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Errorf("error %v, want one containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Errorf("suiteVersion = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestDiscover(t *testing.T) {
+	base := t.TempDir()
+	for _, path := range []string{
+		"g/v1/tests/widgets.g/AAA_ungated.yaml",
+		"g/v1/tests/widgets.g/-Fancy.yaml",
+		"g/v1/tests/gadgets.g/Fancy+Later.yaml",
+		"g/v2/tests/widgets.g/notes.txt",
+		"g/v2/tests/widgets.g/old.yml",
+		"g/v2/tests/stray.yaml",
+		"g/v2/tests/widgets.g/nested/deep.yaml",
+		"g/v2/widgets.testsuite.yaml",
+		"g/testdata/v1/tests/widgets.g/fixture.yaml",
+		"g/.hidden/tests/widgets.g/x.yaml",
+		"g/_skip/tests/widgets.g/x.yaml",
+		"vendor/x/tests/widgets.g/x.yaml",
+	} {
+		full := filepath.Join(base, path)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := Discover(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		got[i] = filepath.ToSlash(strings.TrimPrefix(got[i], base+string(filepath.Separator)))
+	}
+	want := []string{
+		"g/v1/tests/gadgets.g/Fancy+Later.yaml",
+		"g/v1/tests/widgets.g/-Fancy.yaml",
+		"g/v1/tests/widgets.g/AAA_ungated.yaml",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Discover found\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The base directory itself may be a testdata directory.
+	got, err = Discover(filepath.Join(base, "g", "testdata"))
+	if err != nil || len(got) != 1 {
+		t.Errorf("Discover(testdata) = %q, %v; want the fixture", got, err)
+	}
+	if _, err := Discover(filepath.Join(base, "missing")); err == nil {
+		t.Errorf("Discover of a missing directory succeeded")
+	}
+	if d := versionDir(filepath.Join("g", "v1", "tests", "widgets.g", "x.yaml")); d != filepath.Join("g", "v1") {
+		t.Errorf("versionDir = %q", d)
+	}
+}

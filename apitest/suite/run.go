@@ -1,0 +1,394 @@
+package suite
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gatedcrd/gatedcrd/apitest/server"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Options configure Run.
+type Options struct {
+	// BaseDir is searched for suites (see Discover). Each suite is matched
+	// with the CRD files of its version directory's
+	// zz_generated.crd-manifests.
+	BaseDir string
+	// PayloadDir holds the payload FeatureGate manifests that decide which
+	// gates each CRD file has enabled.
+	PayloadDir string
+	// Server runs the tests; nil means server.Shared().
+	Server *server.Server
+	// Timeout bounds each test, and each installation or removal of a
+	// batch of CRDs (default 2 minutes).
+	Timeout time.Duration
+}
+
+// Run runs every suite below opts.BaseDir against every CRD file it
+// matches, as subtests of t: one per (suite, CRD file) named by
+// Variant.TestName, holding "onCreate" and "onUpdate" subtests with one
+// subtest per test. Problems with the suites themselves (see Prepare) fail
+// t; the suites without problems run anyway.
+func Run(t *testing.T, opts Options) {
+	t.Helper()
+	run(testingReporter{t}, opts)
+}
+
+// reporter is the part of *testing.T the runner uses, so that the
+// runner's own tests can watch it fail.
+type reporter interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Logf(format string, args ...any)
+	Run(name string, f func(reporter)) bool
+	Context() context.Context
+}
+
+type testingReporter struct{ *testing.T }
+
+func (r testingReporter) Run(name string, f func(reporter)) bool {
+	return r.T.Run(name, func(t *testing.T) { f(testingReporter{t}) })
+}
+
+func run(r reporter, opts Options) {
+	r.Helper()
+	if opts.Timeout == 0 {
+		opts.Timeout = 2 * time.Minute
+	}
+	plan, err := Prepare(opts.BaseDir, opts.PayloadDir)
+	for _, e := range flatten(err) {
+		r.Errorf("%v", e)
+	}
+	if plan == nil || len(plan.Batches) == 0 {
+		return
+	}
+	srv := opts.Server
+	if srv == nil {
+		if srv, err = server.Shared(); err != nil {
+			r.Errorf("starting the API server: %v", err)
+			return
+		}
+	}
+	for _, batch := range plan.Batches {
+		if !runBatch(r, srv, batch, opts.Timeout) {
+			return
+		}
+	}
+}
+
+// flatten lists the errors joined in err (recursively), or err itself.
+func flatten(err error) []error {
+	if err == nil {
+		return nil
+	}
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []error{err}
+	}
+	var out []error
+	for _, e := range joined.Unwrap() {
+		out = append(out, flatten(e)...)
+	}
+	return out
+}
+
+// runBatch installs a batch of variants, runs their suites and removes
+// them. It returns false when the CRDs could not be removed, so that later
+// batches, which reinstall the same names, are not attempted.
+func runBatch(r reporter, srv *server.Server, batch []*Variant, timeout time.Duration) bool {
+	r.Helper()
+	ctx, cancel := context.WithTimeout(r.Context(), timeout)
+	installErrs, installed := install(ctx, srv, batch)
+	cancel()
+	for _, v := range batch {
+		for _, s := range v.Suites {
+			r.Run(v.TestName(s), func(r reporter) {
+				if err := installErrs[v]; err != nil {
+					r.Errorf("%s: installing %s (version %s): %v", s.Path, v.File.Path, v.Version, err)
+					return
+				}
+				x := &executor{srv: srv, variant: v, suite: s, timeout: timeout, objects: srv.Objects(server.Resource(v.CRD, v.Version), namespace(v.CRD))}
+				x.run(r)
+			})
+		}
+	}
+	if len(installed) == 0 {
+		return true
+	}
+	ctx, cancel = context.WithTimeout(context.WithoutCancel(r.Context()), timeout)
+	defer cancel()
+	if err := srv.DeleteCRDs(ctx, installed...); err != nil {
+		r.Errorf("removing the CRDs %s after their tests (later variants of them are not tested): %v", strings.Join(installed, ", "), err)
+		return false
+	}
+	return true
+}
+
+// install installs a batch as a whole, and if that fails, each variant on
+// its own, so that one broken CRD fails only its own suites. It returns
+// the error of each variant that could not be installed and the names of
+// those installed.
+func install(ctx context.Context, srv *server.Server, batch []*Variant) (map[*Variant]error, []string) {
+	crds := make([]*server.CRD, len(batch))
+	names := make([]string, len(batch))
+	for i, v := range batch {
+		crds[i], names[i] = v.CRD, v.CRD.Name
+	}
+	if _, err := srv.InstallCRDs(ctx, crds...); err == nil || len(batch) == 1 {
+		if err != nil {
+			return map[*Variant]error{batch[0]: err}, nil
+		}
+		return nil, names
+	}
+	errs := map[*Variant]error{}
+	var installed []string
+	for _, v := range batch {
+		if _, err := srv.InstallCRDs(ctx, v.CRD); err != nil {
+			errs[v] = err
+			continue
+		}
+		installed = append(installed, v.CRD.Name)
+	}
+	return errs, installed
+}
+
+func namespace(crd *server.CRD) string {
+	if crd.Spec.Scope == apiextensionsv1.NamespaceScoped {
+		return server.DefaultNamespace
+	}
+	return ""
+}
+
+// executor runs the tests of one suite against one installed variant.
+type executor struct {
+	srv     *server.Server
+	variant *Variant
+	suite   *Suite
+	objects *server.Objects
+	timeout time.Duration
+}
+
+func (x *executor) run(r reporter) {
+	if len(x.suite.OnCreate) > 0 {
+		r.Run("onCreate", func(r reporter) {
+			for _, t := range x.suite.OnCreate {
+				r.Run(t.Name, func(r reporter) { x.create(r, t) })
+			}
+		})
+	}
+	if len(x.suite.OnUpdate) > 0 {
+		r.Run("onUpdate", func(r reporter) {
+			for _, t := range x.suite.OnUpdate {
+				r.Run(t.Name, func(r reporter) { x.update(r, t) })
+			}
+		})
+	}
+}
+
+// failure reports a failed check of a test: where the suite says what
+// failed, which test it was, and which CRD file it ran against.
+type failure struct {
+	r    reporter
+	x    *executor
+	kind string // onCreate or onUpdate
+	name string
+}
+
+func (f failure) at(line int, format string, args ...any) {
+	f.r.Helper()
+	f.r.Errorf("%s: %s test %q against %s: %s", f.x.suite.at(line), f.kind, f.name, f.x.variant.File.Path, fmt.Sprintf(format, args...))
+}
+
+func (x *executor) context(r reporter) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(r.Context(), x.timeout)
+}
+
+func (x *executor) create(r reporter, t CreateTest) {
+	fail := failure{r: r, x: x, kind: "onCreate", name: t.Name}
+	ctx, cancel := x.context(r)
+	defer cancel()
+	created, err := x.objects.Create(ctx, t.Initial.Object.DeepCopy())
+	if err == nil {
+		defer x.remove(r, created)
+	}
+	if t.ExpectedError != "" {
+		checkError(fail, t.Line, "the create", err, t.ExpectedError, created)
+		return
+	}
+	if err != nil {
+		fail.at(t.Initial.Line, "creating the initial object: %v", err)
+		return
+	}
+	if t.Expected != nil {
+		x.compare(ctx, fail, created.GetName(), t.Expected)
+	}
+}
+
+func (x *executor) update(r reporter, t UpdateTest) {
+	fail := failure{r: r, x: x, kind: "onUpdate", name: t.Name}
+	ctx, cancel := x.context(r)
+	defer cancel()
+	var revert func(context.Context) error
+	if len(t.InitialCRDPatches) > 0 {
+		patch, err := patchJSON(t.InitialCRDPatches)
+		if err == nil {
+			revert, err = x.srv.PatchCRD(ctx, x.variant.CRD.Name, patch)
+		}
+		if err != nil {
+			fail.at(t.InitialCRDPatches[0].Line, "applying initialCRDPatches: %v", err)
+			return
+		}
+		defer func() {
+			if revert == nil {
+				return
+			}
+			// Revert even when the test's context has ended: later tests
+			// need the CRD as generated.
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), x.timeout)
+			defer cancel()
+			if err := revert(ctx); err != nil {
+				fail.at(t.InitialCRDPatches[0].Line, "reverting initialCRDPatches: %v", err)
+			}
+		}()
+	}
+	obj, err := x.objects.Create(ctx, t.Initial.Object.DeepCopy())
+	if err != nil {
+		fail.at(t.Initial.Line, "creating the initial object: %v", err)
+		return
+	}
+	defer x.remove(r, obj)
+	if t.Initial.hasStatus() && x.hasStatusSubresource() {
+		obj, err = x.objects.UpdateStatus(ctx, withStatusOf(obj, t.Initial.Object))
+		if err != nil {
+			fail.at(t.Initial.Line, "setting the status of the initial object: %v", err)
+			return
+		}
+	}
+	if revert != nil {
+		err := revert(ctx)
+		revert = nil
+		if err != nil {
+			fail.at(t.InitialCRDPatches[0].Line, "reverting initialCRDPatches: %v", err)
+			return
+		}
+	}
+	updated := t.Updated.Object.DeepCopy()
+	updated.SetName(obj.GetName())
+	updated.SetResourceVersion(obj.GetResourceVersion())
+	stored, err := x.objects.Update(ctx, updated)
+	if t.ExpectedError != "" {
+		checkError(fail, t.Line, "the update", err, t.ExpectedError, stored)
+		return
+	}
+	if err != nil {
+		fail.at(t.Updated.Line, "updating the object: %v", err)
+		return
+	}
+	switch {
+	case t.Updated.hasStatus() && x.hasStatusSubresource():
+		stored, err = x.objects.UpdateStatus(ctx, withStatusOf(stored, t.Updated.Object))
+		if t.ExpectedStatusError != "" {
+			checkError(fail, t.Line, "the status update", err, t.ExpectedStatusError, stored)
+			return
+		}
+		if err != nil {
+			fail.at(t.Updated.Line, "updating the status of the object: %v", err)
+			return
+		}
+	case t.ExpectedStatusError != "":
+		fail.at(t.Line, "expectedStatusError: version %s of the CRD has no status subresource, so the status is updated with the object and no status update can fail",
+			x.variant.Version)
+		return
+	}
+	if t.Expected != nil {
+		x.compare(ctx, fail, obj.GetName(), t.Expected)
+	}
+}
+
+// checkError checks the outcome of an operation that should fail with an
+// error containing want. obj is what the operation returned.
+func checkError(fail failure, line int, operation string, err error, want string, obj *unstructured.Unstructured) {
+	fail.r.Helper()
+	if err == nil {
+		persisted := ""
+		if obj != nil {
+			persisted = "; the persisted object is:\n" + indent(toYAML(obj.Object))
+		}
+		fail.at(line, "%s succeeded, want an error containing\n\t%s%s", operation, want, persisted)
+		return
+	}
+	if !strings.Contains(err.Error(), want) {
+		fail.at(line, "%s failed with\n\t%v\nwant an error containing\n\t%s", operation, err, want)
+	}
+}
+
+// compare reads the persisted object and compares it with expected.
+func (x *executor) compare(ctx context.Context, fail failure, name string, expected *Object) {
+	persisted, err := x.objects.Get(ctx, name)
+	if err != nil {
+		fail.at(expected.Line, "reading the persisted object: %v", err)
+		return
+	}
+	if diff := Compare(expected.Object.Object, persisted.Object); diff != "" {
+		fail.at(expected.Line, "the persisted object differs from expected:\n%s", indent(diff))
+	}
+}
+
+func (x *executor) hasStatusSubresource() bool {
+	for _, v := range x.variant.CRD.Spec.Versions {
+		if v.Name == x.variant.Version {
+			return v.Subresources != nil && v.Subresources.Status != nil
+		}
+	}
+	return false
+}
+
+// remove deletes an object a test created, so that a test giving its
+// object a fixed name does not collide with the next one. The CRD's
+// removal after the batch would delete it anyway, so failures are only
+// logged.
+func (x *executor) remove(r reporter, obj *unstructured.Unstructured) {
+	if obj == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), x.timeout)
+	defer cancel()
+	if err := x.objects.Delete(ctx, obj.GetName()); err != nil && !apierrors.IsNotFound(err) {
+		r.Logf("deleting %s after the test: %v", obj.GetName(), err)
+	}
+}
+
+// withStatusOf returns a copy of obj carrying the status of from.
+func withStatusOf(obj, from *unstructured.Unstructured) *unstructured.Unstructured {
+	out := obj.DeepCopy()
+	out.Object["status"] = runtime.DeepCopyJSONValue(from.Object["status"])
+	return out
+}
+
+// patchJSON renders patch operations as an RFC 6902 document.
+func patchJSON(ops []PatchOperation) ([]byte, error) {
+	doc := make([]map[string]any, len(ops))
+	for i, op := range ops {
+		m := map[string]any{"op": op.Op, "path": op.Path}
+		if op.From != "" {
+			m["from"] = op.From
+		}
+		if op.Value != nil {
+			m["value"] = json.RawMessage(op.Value)
+		}
+		doc[i] = m
+	}
+	return json.Marshal(doc)
+}
+
+func indent(text string) string {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	return "\t" + strings.Join(lines, "\n\t")
+}
