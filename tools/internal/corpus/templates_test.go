@@ -23,6 +23,9 @@ func templates() []tmpl {
 		codegenYAMLCases,
 		overrideCases,
 		payloadCases,
+		outputTreeCases,
+		flagCases,
+		nonStrictCases,
 	} {
 		all = append(all, family()...)
 	}
@@ -175,6 +178,7 @@ func gateAwareCases() []tmpl {
 
 // knownBugs maps cases to the bug that makes one of their want lines fail.
 var knownBugs = map[string]string{
+	"non-strict/enable-empty":          "stage 1 reports `invalid marker: missing argument \"\" (at <input>)` instead of saying that the gate name is missing",
 	"root-marker/resource-empty-path":  "stage 1's own marker splitter reads path=,scope=Cluster as path \",scope=Cluster\" and then finds no scope",
 	"gate-aware-maxitems/on-int-field": "schemapatch names the FeatureGateAwareMaxItems line of the previous field (tags), whose doc comment it wrongly searches too",
 }
@@ -843,4 +847,131 @@ func baseFile(rel string) string {
 		panic(err)
 	}
 	return string(data)
+}
+
+// outputTreeCases put directories and broken files where the stages read
+// or write their output.
+func outputTreeCases() []tmpl {
+	const v1 = "widgets/v1/"
+	const partialDir = v1 + "zz_generated.featuregated-crd-manifests/widgets.widgets.example.openshift.io/"
+	const summary = v1 + "zz_generated.featuregated-crd-manifests.yaml"
+	const merged = v1 + "zz_generated.crd-manifests/"
+	const defaultCRD = merged + "0000_10_widgets_01_widgets-Default.crd.yaml"
+	o := func(name, desc string, t tmpl) tmpl {
+		t.name, t.desc = "output-tree/"+name, desc
+		return t
+	}
+	partial := baseFile(partialDir + "WidgetLimits.yaml")
+	return []tmpl{
+		o("partial-dir-sub-directory", "A directory inside a CRD's partial-manifest directory.",
+			tmpl{mkdir: []string{partialDir + "old"}, want: []string{partialDir + "old: is a directory inside the partial manifests of CRD widgets.widgets.example.openshift.io, which hold only generated files: remove it"}}),
+		o("merged-dir-sub-directory", "A directory inside zz_generated.crd-manifests.",
+			tmpl{mkdir: []string{merged + "old"}, want: []string{merged + "old: unexpected directory in the output directory; remove it"}}),
+		o("partial-manifest-is-directory", "A directory where stage 1 writes a partial manifest.",
+			tmpl{del: []string{partialDir + "WidgetLimits.yaml"}, mkdir: []string{partialDir + "WidgetLimits.yaml"},
+				want: []string{partialDir + "WidgetLimits.yaml: is a directory inside the partial manifests of CRD widgets.widgets.example.openshift.io, which hold only generated files: remove it"}}),
+		o("merged-manifest-is-directory", "A directory where stage 3 writes a merged manifest.",
+			tmpl{del: []string{defaultCRD}, mkdir: []string{defaultCRD}, exit: 4, want: []string{"error: " + defaultCRD + ": is a directory where a file is expected"}}),
+		o("summary-is-directory", "A directory where stage 1 writes its summary file.",
+			tmpl{del: []string{summary}, mkdir: []string{summary}, exit: 4, want: []string{"error: " + summary + ": is a directory where a file is expected"}}),
+		o("merged-doc-go-is-directory", "A directory where stage 3 writes doc.go.",
+			tmpl{del: []string{merged + "doc.go"}, mkdir: []string{merged + "doc.go"}, exit: 4, want: []string{"error: " + merged + "doc.go: is a directory where a file is expected"}}),
+		o("merged-dir-is-file", "zz_generated.crd-manifests is a file.",
+			tmpl{del: []string{merged}, files: map[string]string{strings.TrimSuffix(merged, "/"): "not a directory\n"},
+				want: []string{strings.TrimSuffix(merged, "/") + ": is a file; expected the output directory"}}),
+		o("partial-root-is-file", "zz_generated.featuregated-crd-manifests is a file.",
+			tmpl{del: []string{v1 + "zz_generated.featuregated-crd-manifests"}, files: map[string]string{v1 + "zz_generated.featuregated-crd-manifests": "not a directory\n"},
+				want: []string{v1 + "zz_generated.featuregated-crd-manifests/widgets.widgets.example.openshift.io: cannot list the CRD directory: open " +
+					v1 + "zz_generated.featuregated-crd-manifests/widgets.widgets.example.openshift.io: not a directory"}}),
+		o("partial-invalid-yaml-merge", "An existing partial manifest that is not YAML, read by stage 3.",
+			tmpl{args: "crd-manifest-merge --base-dir $TREE", files: map[string]string{partialDir + "WidgetLimits.yaml": "spec: [\n"},
+				want: []string{partialDir + "WidgetLimits.yaml:1: invalid YAML: error converting YAML to JSON: yaml: line 1: did not find expected node content"}}),
+		o("partial-invalid-yaml", "An existing partial manifest that is not YAML, all stages.",
+			tmpl{files: map[string]string{partialDir + "WidgetLimits.yaml": "spec: [\n"},
+				want: []string{partialDir + "WidgetLimits.yaml: the existing partial manifest is not valid YAML (fix or delete it): error converting YAML to JSON: yaml: line 1: did not find expected node content"}}),
+		o("partial-wrong-kind-merge", "A partial manifest of another kind, read by stage 3.",
+			tmpl{args: "crd-manifest-merge --base-dir $TREE",
+				files: map[string]string{partialDir + "WidgetLimits.yaml": strings.Replace(partial, "kind: CustomResourceDefinition", "kind: CustomResource", 1)},
+				want:  []string{partialDir + `WidgetLimits.yaml: kind: is "CustomResource", expected "CustomResourceDefinition"`}}),
+		o("partial-empty-merge", "An empty partial manifest, read by stage 3.",
+			tmpl{args: "crd-manifest-merge --base-dir $TREE", files: map[string]string{partialDir + "WidgetLimits.yaml": ""},
+				want: []string{partialDir + "WidgetLimits.yaml: empty manifest"}}),
+		o("partial-schema-not-object-merge", "A partial manifest whose schema is a string, read by stage 3.",
+			tmpl{args: "crd-manifest-merge --base-dir $TREE",
+				files: map[string]string{partialDir + "WidgetLimits.yaml": strings.Replace(partial, "      openAPIV3Schema:\n", "      openAPIV3Schema: broken\n      ignored:\n", 1)},
+				want:  []string{partialDir + `WidgetLimits.yaml: does not fit the CustomResourceDefinition schema: .spec.versions[name="v1"].schema.ignored: field not declared in schema; .spec.versions[name="v1"].schema.openAPIV3Schema: expected map, got `}}),
+		o("merged-invalid-yaml-verify", "A merged manifest that is not YAML, under --verify.",
+			tmpl{args: "crd-manifests --base-dir $TREE --verify", files: map[string]string{defaultCRD: "spec: [\n"}, exit: 1,
+				want: []string{defaultCRD + " is out of date"}}),
+	}
+}
+
+// flagCases are wrong command lines.
+func flagCases() []tmpl {
+	f := func(name, desc, args string, exit int, want ...string) tmpl {
+		return tmpl{name: "flags/" + name, desc: desc, args: args, exit: exit, want: want}
+	}
+	const usage = 2
+	return []tmpl{
+		f("unknown-flag", "A flag codegen does not have.", defaultArgs+" --no-such-flag", usage, "error: unknown flag: --no-such-flag"),
+		f("unknown-shorthand", "A one-letter flag codegen does not have.", defaultArgs+" -x", usage, "error: unknown shorthand flag: 'x' in -x"),
+		f("unknown-command", "A sub-command codegen does not have.", "crd-manifest --base-dir $TREE", usage, `unknown command "crd-manifest"`),
+		f("extra-argument", "A positional argument.", defaultArgs+" widgets", usage, `unknown command "widgets"`),
+		f("flag-without-value", "--base-dir without its value.", "crd-manifests --base-dir", usage, "error: flag needs an argument: --base-dir"),
+		f("verbosity-not-a-number", "-v x.", defaultArgs+" -v x", usage, `invalid argument "x" for "-v`),
+		f("strict-markers-not-bool", "--strict-markers=maybe.", defaultArgs+" --strict-markers=maybe", usage, `invalid argument "maybe" for "--strict-markers"`),
+		f("verify-not-bool", "--verify=yes.", defaultArgs+" --verify=yes", usage, `invalid argument "yes" for "--verify"`),
+		f("required-feature-sets", "The legacy FeatureSet mode.", "schemapatch --base-dir $TREE --required-feature-sets TechPreviewNoUpgrade", usage,
+			"error: --required-feature-sets selects the legacy FeatureSet mode, which gatedcrd does not implement (see SPEC 4.6); gate fields with +openshift:enable:FeatureGate instead"),
+		f("required-feature-sets-on-merge", "--required-feature-sets belongs to schemapatch only.", "crd-manifest-merge --base-dir $TREE --required-feature-sets Default", usage,
+			"error: unknown flag: --required-feature-sets"),
+		f("base-dir-missing", "--base-dir names nothing.", "crd-manifests --base-dir $TREE/nowhere", 3,
+			"base directory $TREE/nowhere does not exist or is not a directory"),
+		f("base-dir-is-file", "--base-dir names a file.", "crd-manifests --base-dir $TREE/widgets/v1/types.go", 3,
+			"base directory $TREE/widgets/v1/types.go does not exist or is not a directory"),
+		f("group-versions-unknown-version", "A version the group does not have.", defaultArgs+" --api-group-versions widgets.example.openshift.io/v2", 3,
+			"--api-group-versions: widgets.example.openshift.io/v2 match(es) no API group-version (entries are <group>/<version>, comma-separated); known: widgets.example.openshift.io/v1"),
+		f("group-versions-group-only", "A group without version.", defaultArgs+" --api-group-versions widgets.example.openshift.io", 3,
+			"--api-group-versions: widgets.example.openshift.io match(es) no API group-version"),
+		f("group-versions-space-separated", "A space-separated list (one argument).", defaultArgs+" '--api-group-versions=widgets.example.openshift.io/v1 widgets.example.openshift.io/v1alpha1'", 3,
+			"--api-group-versions: widgets.example.openshift.io/v1 widgets.example.openshift.io/v1alpha1 match(es) no API group-version"),
+		f("group-versions-one-unknown", "One known and one unknown entry.", defaultArgs+" --api-group-versions widgets.example.openshift.io/v1,gadgets.example.openshift.io/v1", 3,
+			"--api-group-versions: gadgets.example.openshift.io/v1 match(es) no API group-version"),
+		f("group-versions-version-only", "A version without group.", defaultArgs+" --api-group-versions v1", 3,
+			"--api-group-versions: v1 match(es) no API group-version"),
+		f("payload-path-empty", "An empty payload path resolves to the base directory, which holds no FeatureGate manifest.", defaultArgs+" --manifest-merge:payload-manifest-path=", 3,
+			"error: .: no versioned FeatureGate manifest (none carries release.openshift.io/major-version)"),
+		f("stats-is-directory", "--stats names a directory.", defaultArgs+" --stats $TREE/widgets", 4, "error: writing --stats: widgets: is a directory where a file is expected"),
+	}
+}
+
+// nonStrictCases run with --strict-markers=false: unknown gate names are
+// warnings, and the stages' own checks report what remains.
+func nonStrictCases() []tmpl {
+	const args = defaultArgs + " --strict-markers=false"
+	n := func(name, desc, placeholder, line string, want ...string) tmpl {
+		t := marker("non-strict/"+name, desc, placeholder, line, want...)
+		t.args = args
+		return t
+	}
+	const enable = "+openshift:enable:FeatureGate"
+	const maxItems = "+openshift:validation:FeatureGateAwareMaxItems"
+	ts := []tmpl{
+		n("gate-name-plus", "'+' in a gate name.", "field-string", enable+"=Widget+Limits",
+			at("field-string")+": "+enable+`=Widget+Limits: gate name "Widget+Limits" is not valid: use letters, digits, '_', '.' and '-', starting with a letter or digit`),
+		n("gate-name-negated", "A negated gate.", "field-string", enable+"=-WidgetLimits",
+			at("field-string")+": "+enable+`=-WidgetLimits: gate name "-WidgetLimits" is not valid`),
+		n("gate-name-slash", "'/' in a gate name.", "field-slice", maxItems+":featureGate=Widget/Limits,maxItems=3",
+			at("field-slice")+": "+maxItems+`:featureGate=Widget/Limits,maxItems=3: featureGate: gate name "Widget/Limits" is not valid`),
+		n("enable-empty", "A gate marker without gate.", "field-string", enable+"=",
+			"error: "+at("field-string")+": "+enable+"=: "+enable+" needs a value"),
+		n("maxitems-not-a-number", "maxItems=x.", "field-slice", maxItems+":featureGate=WidgetLimits,maxItems=x",
+			at("field-slice")+": "+maxItems+`:featureGate=WidgetLimits,maxItems=x: invalid marker: expected integer, got "x"`),
+		n("quoted-gate", "Without strict markers a quoted gate is still an error.", "field-string", enable+`="WidgetLimits"`,
+			at("field-string")+": "+enable+`="WidgetLimits": gate name "WidgetLimits" is quoted: write it without quotes`),
+	}
+	for i := range ts {
+		ts[i].bug = knownBugs[ts[i].name]
+	}
+	return ts
 }
