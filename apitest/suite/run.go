@@ -319,7 +319,9 @@ func checkError(fail failure, line int, operation string, err error, want string
 	if err == nil {
 		persisted := ""
 		if obj != nil {
-			persisted = "; the persisted object is:\n" + indent(toYAML(obj.Object))
+			shown := obj.DeepCopy()
+			shown.SetManagedFields(nil)
+			persisted = "\nthe persisted object is:\n" + indent(toYAML(shown.Object))
 		}
 		fail.at(line, "%s succeeded, want an error containing\n\t%s%s", operation, want, persisted)
 		return
