@@ -87,6 +87,12 @@ func enableGateCases() []tmpl {
 			at("root")+": "+m+`="": names an empty gate`),
 		marker(cat+"enum-type-unknown-gate", "An unknown gate on a named string type.", "enum-type", m+"=WidgetColor",
 			at("enum-type")+": "+m+`=WidgetColor: FeatureGate "WidgetColor" is not listed`, "closest known gates: WidgetColors"),
+		{name: cat + "unreachable-type-unknown-gate", desc: "An unknown gate on a type no CRD uses: strict markers check every comment of the package.",
+			inject: []string{"decls: // Unused is not part of any CRD.", "decls: // " + m + "=NoSuchGate", "decls: type Unused struct{}"},
+			want:   []string{"{@decls#2}: " + m + `=NoSuchGate: FeatureGate "NoSuchGate" ` + notListed}},
+		{name: cat + "unreachable-field-misspelt", desc: "A misspelt gate marker on a field of a type no CRD uses.",
+			inject: []string{"decls: // Unused is not part of any CRD.", "decls: type Unused struct {", "decls: 	// +openshift:enable:FeatureGates=WidgetLimits", "decls: 	Field string `json:\"field\"`", "decls: }"},
+			want:   []string{"{@decls#3}: +openshift:enable:FeatureGates=WidgetLimits: " + notUnderstood + "; did you mean " + m + "?"}},
 		marker(cat+"struct-type-quoted", "A quoted gate on a struct type.", "spec-type", m+`="WidgetLimits"`,
 			at("spec-type")+": "+m+`="WidgetLimits": gate name "WidgetLimits" is quoted`),
 	}
