@@ -40,7 +40,7 @@ type StableConfigType struct {
 
 // StableConfigTypeSpec is the desired configuration of a StableConfigType.
 // +openshift:validation:FeatureGateAwareXValidation:featureGate=Example,rule="has(oldSelf.coolNewField) ? has(self.coolNewField) : true",message="coolNewField cannot be removed once set"
-// +openshift:validation:FeatureGateAwareXValidation:featureGate=Example,rule="!has(self.coolNewField) || self.coolNewField != self.stableField",message="coolNewField must differ from stableField"
+// +openshift:validation:FeatureGateAwareXValidation:featureGate=Example,rule="!has(self.coolNewField) || !has(self.stableField) || self.coolNewField != self.stableField",message="coolNewField must differ from stableField"
 // +openshift:validation:FeatureGateAwareXValidation:requiredFeatureGate=Example;Example2,rule="has(oldSelf.stableField) ? has(self.stableField) : true",message="stableField cannot be removed once set while both Example and Example2 are enabled"
 type StableConfigTypeSpec struct {
 	// immutableField must be set on creation and can never change.
