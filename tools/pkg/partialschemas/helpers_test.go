@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gatedcrd/gatedcrd/tools/internal/testload"
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
@@ -32,10 +33,10 @@ func loadFixture(t *testing.T, name string, filter []string) *fixture {
 }
 
 // loadTree discovers and loads the tree at base after substituting
-// testtree.RootPlaceholder.
+// testload.RootPlaceholder.
 func loadTree(t *testing.T, base string, filter []string) *fixture {
 	t.Helper()
-	disc, u := testtree.Load(t, base, filter)
+	disc, u := testload.Load(t, base, filter)
 	return &fixture{base: base, disc: disc, u: u}
 }
 

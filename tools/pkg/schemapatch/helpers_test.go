@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gatedcrd/gatedcrd/tools/internal/testload"
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
@@ -17,7 +18,7 @@ import (
 
 // prepare copies testdata/fixtures/<name> into a fresh testdata/run-*/
 // directory. Fixture Go files import each other through
-// testtree.RootPlaceholder, which load substitutes.
+// testload.RootPlaceholder, which load substitutes.
 func prepare(t testing.TB, name string) string {
 	t.Helper()
 	return testtree.Copy(t, filepath.Join("testdata", "fixtures", name))
@@ -38,7 +39,7 @@ type loaded struct {
 
 func load(t testing.TB, base string) *loaded {
 	t.Helper()
-	res, u := testtree.Load(t, base, nil)
+	res, u := testload.Load(t, base, nil)
 	return &loaded{base: base, discovery: res, universe: u}
 }
 

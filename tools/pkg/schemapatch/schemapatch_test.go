@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
+	"github.com/gatedcrd/gatedcrd/tools/internal/testload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
@@ -369,7 +369,7 @@ type Part struct {
 	base := write(t, files)
 	outputs := map[string]map[string]string{}
 	for _, filter := range [][]string{nil, {thingsGroup + "/v1"}} {
-		disc, u := testtree.Load(t, base, filter)
+		disc, u := testload.Load(t, base, filter)
 		l := &loaded{base: base, discovery: disc, universe: u}
 		_, tr := l.mustRun(t)
 		outputs[strings.Join(filter, ",")] = yamlFiles(t, tr, filepath.Join(base, "things"))

@@ -1,4 +1,7 @@
-package testtree
+// Package testload discovers and loads fixture trees for tests of the
+// stages that need Go types. It is separate from testtree because
+// discovery's own tests use testtree.
+package testload
 
 import (
 	"io/fs"
