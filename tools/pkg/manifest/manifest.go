@@ -3,6 +3,7 @@ package manifest
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"sigs.k8s.io/yaml"
 )
@@ -66,4 +67,28 @@ func Parse(data []byte) (map[string]any, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// CountDocuments counts the documents of a YAML stream that hold more
+// than comments.
+func CountDocuments(data []byte) int {
+	n, content := 0, false
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if line == "---" || strings.HasPrefix(line, "--- ") {
+			if content {
+				n++
+			}
+			rest := strings.TrimSpace(strings.TrimPrefix(line, "---"))
+			content = rest != "" && !strings.HasPrefix(rest, "#")
+			continue
+		}
+		if t := strings.TrimSpace(line); t != "" && t != "..." && !strings.HasPrefix(t, "#") {
+			content = true
+		}
+	}
+	if content {
+		n++
+	}
+	return n
 }

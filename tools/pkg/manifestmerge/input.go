@@ -185,7 +185,7 @@ func (r *inputReader) readManifest(path, crdName string, rep *reporter) *partial
 		rep.add(diag.Errorf(file, 0, "", "cannot read: %v", err))
 		return nil
 	}
-	if n := countDocuments(data); n > 1 {
+	if n := manifest.CountDocuments(data); n > 1 {
 		rep.add(diag.Errorf(file, 0, "", "holds %d YAML documents; a manifest is exactly one CustomResourceDefinition", n))
 		return nil
 	}
@@ -278,30 +278,6 @@ func (r *inputReader) readManifest(path, crdName string, rep *reporter) *partial
 		m.gates = nil
 	}
 	return m
-}
-
-// countDocuments counts the documents of a YAML stream that hold more
-// than comments.
-func countDocuments(data []byte) int {
-	n, content := 0, false
-	for _, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimRight(line, "\r")
-		if line == "---" || strings.HasPrefix(line, "--- ") {
-			if content {
-				n++
-			}
-			rest := strings.TrimSpace(strings.TrimPrefix(line, "---"))
-			content = rest != "" && !strings.HasPrefix(rest, "#")
-			continue
-		}
-		if t := strings.TrimSpace(line); t != "" && t != "..." && !strings.HasPrefix(t, "#") {
-			content = true
-		}
-	}
-	if content {
-		n++
-	}
-	return n
 }
 
 // parseVersionList parses a major-version annotation: comma-separated

@@ -133,8 +133,8 @@ func TestCountDocuments(t *testing.T) {
 		{"a: 1\n--- # comment\n# more\n", 1},
 		{"a: 1\n--- b: 2\n", 2},
 	} {
-		if got := countDocuments([]byte(c.in)); got != c.want {
-			t.Errorf("countDocuments(%q) = %d, want %d", c.in, got, c.want)
+		if got := manifest.CountDocuments([]byte(c.in)); got != c.want {
+			t.Errorf("manifest.CountDocuments(%q) = %d, want %d", c.in, got, c.want)
 		}
 	}
 }

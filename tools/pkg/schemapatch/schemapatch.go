@@ -212,6 +212,12 @@ func (s *stage) readManifest(path string) *crdManifest {
 	if obj == nil || obj["apiVersion"] != "apiextensions.k8s.io/v1" || obj["kind"] != "CustomResourceDefinition" {
 		return nil
 	}
+	if n := manifest.CountDocuments(data); n > 1 {
+		// Rewriting would keep only the first document and silently drop
+		// the rest of a hand-written file.
+		s.sink.add(diag.Errorf(rel, 0, "", "holds %d YAML documents; a CRD manifest is exactly one CustomResourceDefinition (split the file)", n))
+		return nil
+	}
 	m := &crdManifest{path: path, data: data, obj: obj, gates: markerdefs.GateSet{}}
 	meta, ok := optionalMap(obj, "metadata")
 	if !ok {

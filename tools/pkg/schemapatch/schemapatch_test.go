@@ -384,3 +384,26 @@ type Part struct {
 		t.Errorf("the gated field of the other group's type is not gated:\nungated:\n%s\nExample:\n%s", ungated, gated)
 	}
 }
+
+// TestMultiDocumentOverrideIsAnErrorAndKept: rewriting a hand-written file
+// with two YAML documents would keep only the first, so stage 2 refuses it
+// and leaves it untouched.
+func TestMultiDocumentOverrideIsAnErrorAndKept(t *testing.T) {
+	base := prepare(t, "gates")
+	override := filepath.Join(base, "widgets/v1/manual-override-crd-manifests/widgets.widgets.example.io/TwoDocs.yaml")
+	content := "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.widgets.example.io\n---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: second\n"
+	if err := os.MkdirAll(filepath.Dir(override), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(override, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l := load(t, base)
+	_, problems, tr := l.run(t)
+	if err := problems.Err(); err == nil || !strings.Contains(err.Error(), "TwoDocs.yaml: holds 2 YAML documents") {
+		t.Fatalf("problems = %v", err)
+	}
+	if got, _ := tr.ReadFile(override); string(got) != content {
+		t.Fatalf("the override was rewritten:\n%s", got)
+	}
+}
