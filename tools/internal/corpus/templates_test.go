@@ -185,7 +185,6 @@ func gateAwareCases() []tmpl {
 // knownBugs maps cases to the bug that makes one of their want lines fail.
 var knownBugs = map[string]string{
 	"non-strict/enable-empty":          "stage 1 reports `invalid marker: missing argument \"\" (at <input>)` instead of saying that the gate name is missing",
-	"root-marker/resource-empty-path":  "stage 1's own marker splitter reads path=,scope=Cluster as path \",scope=Cluster\" and then finds no scope",
 	"gate-aware-maxitems/on-int-field": "schemapatch names the FeatureGateAwareMaxItems line of the previous field (tags), whose doc comment it wrongly searches too",
 }
 

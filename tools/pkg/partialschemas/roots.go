@@ -171,6 +171,12 @@ func (r *run) crd(vr *VersionResult, idx *pkgIndex, spec *ast.TypeSpec) *CRD {
 		single(resourceName)
 	default:
 		res := resources[0].Value.(crdmarkers.Resource)
+		if raw := rawArguments(resources[0].Text, resourceName); raw["path"] == "" && strings.Contains(resources[0].Text, "path=") {
+			// controller-tools reads an empty value as the rest of the
+			// line ("path=,scope=Cluster" gives path ",scope=Cluster"):
+			// report the empty path and take the scope as written.
+			res.Path, res.Scope = "", raw["scope"]
+		}
 		if res.Path == "" {
 			errorAt(resources[0], "path=<plural> is missing")
 		} else if !pluralPattern.MatchString(res.Path) {
