@@ -184,7 +184,6 @@ func gateAwareCases() []tmpl {
 
 // knownBugs maps cases to the bug that makes one of their want lines fail.
 var knownBugs = map[string]string{
-	"non-strict/enable-empty":          "stage 1 reports `invalid marker: missing argument \"\" (at <input>)` instead of saying that the gate name is missing",
 	"gate-aware-maxitems/on-int-field": "schemapatch names the FeatureGateAwareMaxItems line of the previous field (tags), whose doc comment it wrongly searches too",
 }
 
@@ -971,7 +970,7 @@ func nonStrictCases() []tmpl {
 		n("enable-empty", "A gate marker without gate.", "field-string", enable+"=",
 			"error: "+at("field-string")+": "+enable+"=: "+enable+" needs a value"),
 		n("maxitems-not-a-number", "maxItems=x.", "field-slice", maxItems+":featureGate=WidgetLimits,maxItems=x",
-			at("field-slice")+": "+maxItems+`:featureGate=WidgetLimits,maxItems=x: invalid marker: expected integer, got "x"`),
+			at("field-slice")+": "+maxItems+`:featureGate=WidgetLimits,maxItems=x: cannot parse +openshift:validation:FeatureGateAwareMaxItems: expected integer, got "x"`),
 		n("quoted-gate", "Without strict markers a quoted gate is still an error.", "field-string", enable+`="WidgetLimits"`,
 			at("field-string")+": "+enable+`="WidgetLimits": gate name "WidgetLimits" is quoted: write it without quotes`),
 	}

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/markers"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/strictmarkers"
 )
 
 // pkgIndex is what stage 1 knows about one loaded package: the collector's
@@ -118,8 +119,12 @@ func (r *run) reportMarkerErrors(pkg *loader.Package, err error) {
 		var pe loader.PositionedError
 		if errors.As(e, &pe) && pe.Pos.IsValid() {
 			p := r.fset.Position(pe.Pos)
-			r.problems.Add(diag.Errorf(r.rel(p.Filename), p.Line, commentAt(pkg, pe.Pos),
-				"invalid marker: %v", pe.Error()))
+			text := commentAt(pkg, pe.Pos)
+			msg := "invalid marker: " + pe.Error()
+			if hint := strictmarkers.ExplainParseError(r.u.Registry, text); hint != "" {
+				msg = hint
+			}
+			r.problems.Add(diag.Errorf(r.rel(p.Filename), p.Line, text, "%s", msg))
 			continue
 		}
 		r.problems.Add(diag.Errorf(r.rel(pkgDir(pkg)), 0, "", "invalid marker in package %s: %v", pkg.PkgPath, e))

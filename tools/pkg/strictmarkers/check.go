@@ -238,6 +238,22 @@ func markerName(text string) string {
 	return name
 }
 
+// ExplainParseError parses the marker line text with its definition in reg
+// and, when that fails, returns the sentence strict mode prints for it (a
+// missing value, an unknown argument with the closest one, list syntax).
+// It returns "" when reg has no definition for text or text parses.
+func ExplainParseError(reg *markers.Registry, text string) string {
+	for _, t := range targets {
+		if def := reg.Lookup(text, t); def != nil {
+			if _, err := def.Parse(text); err != nil {
+				return argumentHint(def, err)
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
 func argumentHint(def *markers.Definition, err error) string {
 	msg := err.Error()
 	const unknown = "unknown argument \""
