@@ -1,6 +1,8 @@
 package suite
 
 import (
+	names "github.com/gatedcrd/gatedcrd/internal/suggest"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -503,7 +505,7 @@ func describe(n *yaml.Node) string {
 func suggest(unknown string, known []string) string {
 	best, bestDistance := "", 3
 	for _, k := range known {
-		d := editDistance(strings.ToLower(unknown), strings.ToLower(k))
+		d := names.Distance(strings.ToLower(unknown), strings.ToLower(k))
 		if d < bestDistance {
 			best, bestDistance = k, d
 		}
@@ -512,25 +514,4 @@ func suggest(unknown string, known []string) string {
 		return ""
 	}
 	return fmt.Sprintf("; did you mean %q?", best)
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -3,29 +3,14 @@ package strictmarkers
 import (
 	"sort"
 	"strings"
+
+	"github.com/gatedcrd/gatedcrd/internal/suggest"
 )
 
-// distance is the Levenshtein edit distance between a and b, comparing
-// case-insensitively so that +kubebuilder:enum finds ...:Enum.
+// distance compares case-insensitively, so that +kubebuilder:enum finds
+// ...:Enum.
 func distance(a, b string) int {
-	a, b = strings.ToLower(a), strings.ToLower(b)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return suggest.Distance(strings.ToLower(a), strings.ToLower(b))
 }
 
 // closest returns up to n candidates nearest to name, nearest first, ties
