@@ -1,8 +1,6 @@
 package suite
 
 import (
-	names "github.com/gatedcrd/gatedcrd/internal/suggest"
-
 	"bytes"
 	"errors"
 	"fmt"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/apitest/server"
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
+	names "github.com/gatedcrd/gatedcrd/internal/suggest"
 	"go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
 )
