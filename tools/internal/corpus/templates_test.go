@@ -195,6 +195,12 @@ func gateAwareSpecificCases() []tmpl {
 	const maxItems = "+openshift:validation:FeatureGateAwareMaxItems"
 	type c struct{ name, desc, placeholder, line, want string }
 	cases := []c{
+		{"gate-aware-enum/gate-argument-twice", "featureGate given twice: the first gate would be dropped.", "enum-type", enum + ":featureGate=WidgetColors,featureGate=WidgetSizing,enum=Red",
+			"argument featureGate is given twice; only the last value would count (write lists as a;b)"},
+		{"gate-aware-enum/enum-empty", "An empty enum would lift every enum constraint.", "enum-type", enum + ":featureGate=WidgetColors,enum={}",
+			"enum is empty, which would remove every enum constraint when the gates are on"},
+		{"gate-aware-xvalidation/rule-empty", "An empty CEL rule.", "spec-type", xval + `:featureGate=WidgetLimits,rule="",message="m"`,
+			"rule is empty: give the CEL expression to enforce when the gates are on"},
 		{"gate-aware-enum/enum-missing", "No enum argument.", "enum-type", enum + ":featureGate=WidgetColors",
 			"cannot parse " + enum + `: missing argument "enum" (at column 25 of the arguments)`},
 		{"gate-aware-enum/enum-comma-list", "Enum values separated by ','.", "enum-type", enum + ":featureGate=WidgetColors,enum=Red,Green",

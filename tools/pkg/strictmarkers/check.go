@@ -141,6 +141,9 @@ func checkLine(in Input, pkg *loader.Package, l markerLine, names []string, know
 		problems.Add(diag.Errorf(l.file, l.line, l.text, "%s", argumentHint(def, err)))
 		return
 	}
+	for _, p := range argumentProblems(def, l.text, value) {
+		problems.Add(diag.Errorf(l.file, l.line, l.text, "%s", p))
+	}
 	if known != nil && len(in.KnownGates) > 0 {
 		checkGates(in, l, value, known, problems)
 	}
