@@ -183,9 +183,7 @@ func gateAwareCases() []tmpl {
 }
 
 // knownBugs maps cases to the bug that makes one of their want lines fail.
-var knownBugs = map[string]string{
-	"gate-aware-maxitems/on-int-field": "schemapatch names the FeatureGateAwareMaxItems line of the previous field (tags), whose doc comment it wrongly searches too",
-}
+var knownBugs = map[string]string{}
 
 // gateAwareSpecificCases break the arguments that are not gate lists, and
 // put the markers where they cannot apply.

@@ -105,7 +105,10 @@ func locateMarker(pkg *loader.Package, node markedNode, name string, index int) 
 				closest = g
 			}
 		}
-		if closest != nil {
+		// The detached block counts only when no code lies between it and
+		// the node: above a field, the closest block may be the previous
+		// field's doc or trailing comment, whose markers are not ours.
+		if closest != nil && pkg.Fset.Position(closest.Pos()).Line > pkg.Fset.Position(lastCodeBefore(f, start)).Line {
 			lines = append(lines, closest.List...)
 		}
 	}
@@ -126,6 +129,22 @@ func locateMarker(pkg *loader.Package, node markedNode, name string, index int) 
 	}
 	pos := pkg.Fset.Position(node.node.Pos())
 	return pos.Filename, pos.Line, ""
+}
+
+// lastCodeBefore returns the end of the last syntax node (or attached
+// comment) that ends before pos, or the file's start.
+func lastCodeBefore(f *ast.File, pos token.Pos) token.Pos {
+	last := f.Package
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			return false
+		}
+		if n.End() <= pos && n.End() > last {
+			last = n.End()
+		}
+		return n.Pos() < pos
+	})
+	return last
 }
 
 func fileOf(pkg *loader.Package, pos token.Pos) *ast.File {
