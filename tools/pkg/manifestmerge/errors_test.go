@@ -276,3 +276,17 @@ func TestEveryUnknownFieldIsReportedInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestOverrideWithUnknownGateIsReported: an override gated by a gate the
+// payload does not list would only ever apply in CustomNoUpgrade.
+func TestOverrideWithUnknownGateIsReported(t *testing.T) {
+	base := testtree.Write(t, map[string]string{
+		widgetsGated + "AAA_ungated.yaml": crdSource(gated([]string{""}), []string{"name"}, nil),
+		"example/v1/manual-override-crd-manifests/widgets.example.openshift.io/Typo.yaml": "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  annotations:\n    feature-gate.release.openshift.io/Exampel: \"true\"\n  name: widgets.example.openshift.io\n",
+	})
+	run := mustRun(t, base, discoveryFor(base, exampleGroup), examplePayload())
+	want := `warning: example/v1/manual-override-crd-manifests/widgets.example.openshift.io/Typo.yaml: metadata.annotations.feature-gate.release.openshift.io/Exampel: FeatureGate "Exampel" is not listed in the payload FeatureGate manifests, so this manifest only ever applies in CustomNoUpgrade; did you mean Example?`
+	if got := run.diagnostics(); !strings.Contains(got, want) {
+		t.Fatalf("diagnostics:\n%s\nwant:\n%s", got, want)
+	}
+}

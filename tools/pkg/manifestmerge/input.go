@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gatedcrd/gatedcrd/internal/suggest"
+
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
@@ -90,6 +92,8 @@ type inputReader struct {
 	tree    *tree.Tree
 	base    string
 	crdType typed.ParseableType
+	// knownGates are the gates the payload FeatureGate manifests list.
+	knownGates map[string]bool
 }
 
 func (r *inputReader) rel(p string) string { return tree.Rel(r.base, p) }
@@ -250,6 +254,10 @@ func (r *inputReader) readManifest(path, crdName string, rep *reporter) *partial
 		case strings.HasPrefix(key, manifest.FeatureGateAnnotationPrefix):
 			if gate := strings.TrimPrefix(key, manifest.FeatureGateAnnotationPrefix); gate != "" {
 				m.gates = append(m.gates, gate)
+				if len(r.knownGates) > 0 && !r.knownGates[gate] {
+					rep.add(diag.Warningf(file, 0, "metadata.annotations."+key,
+						"FeatureGate %q is not listed in the payload FeatureGate manifests, so this manifest only ever applies in CustomNoUpgrade%s", gate, closestGates(gate, r.knownGates)))
+				}
 			} else {
 				ungated = true
 			}
@@ -310,4 +318,19 @@ func valueText(v any) string {
 		return "null"
 	}
 	return fmt.Sprint(v)
+}
+
+// closestGates renders the known gates nearest to gate as a hint.
+func closestGates(gate string, known map[string]bool) string {
+	best, bestDistance := "", len(gate)/2+2
+	for k := range known {
+		d := suggest.Distance(strings.ToLower(gate), strings.ToLower(k))
+		if d < bestDistance || d == bestDistance && k < best {
+			best, bestDistance = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %s?", best)
 }

@@ -126,7 +126,12 @@ func Run(in Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	reader := &inputReader{tree: in.Tree, base: in.Discovery.BaseDir, crdType: crdType}
+	reader := &inputReader{tree: in.Tree, base: in.Discovery.BaseDir, crdType: crdType, knownGates: map[string]bool{}}
+	for _, f := range in.FeatureGates {
+		for _, g := range append(append([]string(nil), f.Enabled...), f.Disabled...) {
+			reader.knownGates[g] = true
+		}
+	}
 
 	res := &Result{}
 	var jobs []*crdJob
