@@ -117,7 +117,7 @@ func run(opts *options, stages stageSet) error {
 
 	if stages&stagePartial != 0 {
 		err := s.timed("empty-partial-schemas", func() error {
-			res, err := partialschemas.Run(partialschemas.Input{Discovery: disc, Universe: universe, Tree: s.tree, Problems: s.problems})
+			res, err := partialschemas.Run(partialschemas.Input{Discovery: disc, Universe: universe, Tree: s.tree, Problems: s.problems, Strict: opts.strict})
 			if err == nil && res != nil {
 				unchanged := 0
 				for _, v := range res.Versions {

@@ -450,6 +450,10 @@ func rootMarkerTemplates() []tmpl {
 	return []tmpl{
 		replaceResource("resource-missing", "A root type without +kubebuilder:resource.", "+corpus:removed",
 			rootLine+": type Widget: is a CRD root type (+kubebuilder:object:root=true) but has no +kubebuilder:resource:path=<plural>,scope=<Cluster|Namespaced> marker"),
+		root("scale-subresource-ignored", "Stage 1 cannot honour a scale subresource marker: strict mode makes it an error.", "+kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas",
+			"is not supported by stage 1 and is ignored: the partial manifests get no scale subresource; add it with a manual override"),
+		root("storageversion-ignored", "Stage 1 cannot honour +kubebuilder:storageversion: strict mode makes it an error.", "+kubebuilder:storageversion",
+			"is not supported by stage 1 and is ignored", "(with --strict-markers=false this is a warning)"),
 		root("resource-duplicate", "Two resource markers on one root type.", "+kubebuilder:resource:path=gadgets,scope=Cluster",
 			"may be given only once on a root type (first given on line 15)"),
 		replaceResource("resource-no-path", "A resource marker without path.", "+kubebuilder:resource:scope=Cluster",

@@ -44,6 +44,10 @@ type Input struct {
 	// Problems receives every problem found in the input. When it holds an
 	// error for a CRD, nothing is written for that CRD.
 	Problems *diag.List
+	// Strict makes root-type markers that stage 1 cannot honour
+	// (+kubebuilder:subresource:scale, storageversion, printcolumn format,
+	// resource singular, ...) errors instead of warnings.
+	Strict bool
 }
 
 // Result is what stage 1 found and decided.
@@ -169,6 +173,7 @@ type run struct {
 	global   *diag.List
 	problems *diag.List
 	indexes  map[*loader.Package]*pkgIndex
+	strict   bool
 }
 
 // Run executes stage 1 for every version of every group in in.Discovery
@@ -184,6 +189,7 @@ func Run(in Input) (*Result, error) {
 		t:       in.Tree,
 		base:    in.Discovery.BaseDir,
 		global:  in.Problems,
+		strict:  in.Strict,
 		indexes: map[*loader.Package]*pkgIndex{},
 	}
 	r.problems = r.global

@@ -145,6 +145,15 @@ func (r *run) crd(vr *VersionResult, idx *pkgIndex, spec *ast.TypeSpec) *CRD {
 		f, l := r.position(v.Pos)
 		r.problems.Add(diag.Warningf(f, l, v.Text, format, args...))
 	}
+	// ignoredAt reports a marker stage 1 cannot honour: an error in strict
+	// mode, because the user's intent would silently not ship.
+	ignoredAt := func(v markerValue, format string, args ...any) {
+		if r.strict {
+			errorAt(v, format+" (with --strict-markers=false this is a warning)", args...)
+		} else {
+			warnAt(v, format, args...)
+		}
+	}
 	// single returns the only value of a marker that may appear once.
 	single := func(name string) (markerValue, bool) {
 		vals := values(name)
@@ -196,14 +205,14 @@ func (r *run) crd(vr *VersionResult, idx *pkgIndex, spec *ast.TypeSpec) *CRD {
 		crd.ShortNames = res.ShortName
 		crd.Categories = res.Categories
 		if res.Singular != "" && res.Singular != crd.Singular {
-			warnAt(resources[0], "singular=%s is not supported by stage 1 and is ignored: the singular name is always the lower-cased kind %q", res.Singular, crd.Singular)
+			ignoredAt(resources[0], "singular=%s is not supported by stage 1 and is ignored: the singular name is always the lower-cased kind %q", res.Singular, crd.Singular)
 		}
 	}
 	crd.HasStatus = len(values(statusName)) > 0
 	for _, v := range values(printColumnName) {
 		pc := v.Value.(crdmarkers.PrintColumn)
 		if pc.Format != "" {
-			warnAt(v, "format=%s is not supported by stage 1 and is ignored", pc.Format)
+			ignoredAt(v, "format=%s is not supported by stage 1 and is ignored", pc.Format)
 		}
 		crd.PrinterColumns = append(crd.PrinterColumns, apiextensionsv1.CustomResourceColumnDefinition{
 			Name: pc.Name, Type: pc.Type, JSONPath: pc.JSONPath, Description: pc.Description, Priority: pc.Priority,
@@ -251,7 +260,7 @@ func (r *run) crd(vr *VersionResult, idx *pkgIndex, spec *ast.TypeSpec) *CRD {
 	}
 	for _, u := range unsupported {
 		for _, v := range values(u.name) {
-			warnAt(v, "is not supported by stage 1 and is ignored: %s", u.advice)
+			ignoredAt(v, "is not supported by stage 1 and is ignored: %s", u.advice)
 		}
 	}
 
