@@ -281,7 +281,7 @@ func TestEveryUnknownFieldIsReportedInOrder(t *testing.T) {
 // payload does not list would only ever apply in CustomNoUpgrade.
 func TestOverrideWithUnknownGateIsReported(t *testing.T) {
 	base := testtree.Write(t, map[string]string{
-		widgetsGated + "AAA_ungated.yaml": crdSource(gated([]string{""}), []string{"name"}, nil),
+		widgetsGated + "AAA_ungated.yaml":                                                 crdSource(gated([]string{""}), []string{"name"}, nil),
 		"example/v1/manual-override-crd-manifests/widgets.example.openshift.io/Typo.yaml": "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  annotations:\n    feature-gate.release.openshift.io/Exampel: \"true\"\n  name: widgets.example.openshift.io\n",
 	})
 	run := mustRun(t, base, discoveryFor(base, exampleGroup), examplePayload())
