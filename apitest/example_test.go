@@ -1,7 +1,6 @@
 package apitest
 
 import (
-	"fmt"
 	"os"
 	"testing"
 
@@ -9,16 +8,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/apitest/suite"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if err := server.StopShared(); err != nil {
-		fmt.Fprintf(os.Stderr, "stopping the shared API server: %v\n", err)
-		if code == 0 {
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(server.RunTests(m)) }
 
 // TestExampleSuites runs every suite of the example API group against every
 // generated CRD file it matches, in a real API server.

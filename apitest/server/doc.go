@@ -12,13 +12,7 @@
 // logging in process-wide state, so a test process runs one server and all
 // its tests share it. Shared starts it on first use; TestMain stops it:
 //
-//	func TestMain(m *testing.M) {
-//		code := m.Run()
-//		if err := server.StopShared(); err != nil {
-//			fmt.Fprintln(os.Stderr, err)
-//		}
-//		os.Exit(code)
-//	}
+//	func TestMain(m *testing.M) { os.Exit(server.RunTests(m)) }
 //
 // Start and Stop start and stop further servers explicitly; they exist for
 // this package's own tests. Start takes about a second on an idle

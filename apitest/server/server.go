@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"testing"
 	"time"
 
 	"go.etcd.io/etcd/server/v3/embed"
@@ -271,4 +272,20 @@ func StopShared() error {
 		shared.err = errors.New("the shared API server has been stopped")
 	}
 	return err
+}
+
+// RunTests runs a test binary's tests, then stops the shared server, and
+// returns the exit status: the tests' own, or 1 when they passed but the
+// server did not stop cleanly. A package that uses Shared writes
+//
+//	func TestMain(m *testing.M) { os.Exit(server.RunTests(m)) }
+func RunTests(m *testing.M) int {
+	code := m.Run()
+	if err := StopShared(); err != nil {
+		fmt.Fprintf(os.Stderr, "stopping the shared API server: %v\n", err)
+		if code == 0 {
+			code = 1
+		}
+	}
+	return code
 }

@@ -17,16 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if err := StopShared(); err != nil {
-		fmt.Fprintf(os.Stderr, "stopping the shared API server: %v\n", err)
-		if code == 0 {
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(RunTests(m)) }
 
 // sharedServer returns the shared server, failing the test if it cannot
 // start. Its start-up time is logged once.

@@ -13,16 +13,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/apitest/server"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if err := server.StopShared(); err != nil {
-		fmt.Fprintf(os.Stderr, "stopping the shared API server: %v\n", err)
-		if code == 0 {
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(server.RunTests(m)) }
 
 // fakeReporter records what the runner reports instead of failing the
 // test that runs it.
