@@ -11,48 +11,39 @@ import (
 // +kubebuilder:object:root=true too; such a type is skipped, while a root
 // type that merely ends in "List" but is a real CRD is kept.
 func TestKubebuilderListTypesAreNotCRDs(t *testing.T) {
-	base := testtree.Write(t, map[string]string{
-		"v1/doc.go": "// +groupName=widgets.example.io\npackage v1\n",
-		"v1/register.go": `package v1
-
-import "k8s.io/apimachinery/pkg/runtime/schema"
-
-var GroupVersion = schema.GroupVersion{Group: "widgets.example.io", Version: "v1"}
-`,
-		"v1/types.go": `package v1
+	base := widgetsGroup(t, `package v1
 
 import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 // +kubebuilder:object:root=true
 // +kubebuilder:resource:path=widgets,scope=Namespaced
 type Widget struct {
-	metav1.TypeMeta   ` + "`json:\",inline\"`" + `
-	metav1.ObjectMeta ` + "`json:\"metadata,omitempty\"`" + `
+	metav1.TypeMeta   `+"`json:\",inline\"`"+`
+	metav1.ObjectMeta `+"`json:\"metadata,omitempty\"`"+`
 }
 
 // +kubebuilder:object:root=true
 type WidgetList struct {
-	metav1.TypeMeta ` + "`json:\",inline\"`" + `
-	metav1.ListMeta ` + "`json:\"metadata,omitempty\"`" + `
-	Items           []Widget ` + "`json:\"items\"`" + `
+	metav1.TypeMeta `+"`json:\",inline\"`"+`
+	metav1.ListMeta `+"`json:\"metadata,omitempty\"`"+`
+	Items           []Widget `+"`json:\"items\"`"+`
 }
 
 // +kubebuilder:object:root=true
 // +kubebuilder:resource:path=todolists,scope=Namespaced
 type TodoList struct {
-	metav1.TypeMeta   ` + "`json:\",inline\"`" + `
-	metav1.ObjectMeta ` + "`json:\"metadata,omitempty\"`" + `
-	Items             []string ` + "`json:\"items\"`" + `
+	metav1.TypeMeta   `+"`json:\",inline\"`"+`
+	metav1.ObjectMeta `+"`json:\"metadata,omitempty\"`"+`
+	Items             []string `+"`json:\"items\"`"+`
 }
 
 // +kubebuilder:object:root=true
 type BrokenList struct {
-	metav1.TypeMeta   ` + "`json:\",inline\"`" + `
-	metav1.ObjectMeta ` + "`json:\"metadata,omitempty\"`" + `
-	Items             []string ` + "`json:\"items\"`" + `
+	metav1.TypeMeta   `+"`json:\",inline\"`"+`
+	metav1.ObjectMeta `+"`json:\"metadata,omitempty\"`"+`
+	Items             []string `+"`json:\"items\"`"+`
 }
-`,
-	})
+`)
 	f := loadTree(t, base, nil)
 	res, _, probs := f.run(t)
 	var kinds []string
@@ -71,4 +62,21 @@ type BrokenList struct {
 	if strings.Contains(errs.Error(), "WidgetList") {
 		t.Fatalf("WidgetList reported: %v", errs)
 	}
+}
+
+// widgetsGroup writes a one-version API group widgets.example.io/v1 whose
+// types.go is typesGo (package v1, importing metav1 as needed) and returns
+// the tree's base directory.
+func widgetsGroup(t *testing.T, typesGo string) string {
+	t.Helper()
+	return testtree.Write(t, map[string]string{
+		"v1/doc.go": "// +groupName=widgets.example.io\npackage v1\n",
+		"v1/register.go": `package v1
+
+import "k8s.io/apimachinery/pkg/runtime/schema"
+
+var GroupVersion = schema.GroupVersion{Group: "widgets.example.io", Version: "v1"}
+`,
+		"v1/types.go": typesGo,
+	})
 }

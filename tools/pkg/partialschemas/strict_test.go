@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
@@ -13,15 +12,7 @@ import (
 // cannot honour is a warning by default and an error in strict mode, where
 // nothing is written for the CRD.
 func TestStrictMakesIgnoredRootMarkersErrors(t *testing.T) {
-	base := testtree.Write(t, map[string]string{
-		"v1/doc.go": "// +groupName=widgets.example.io\npackage v1\n",
-		"v1/register.go": `package v1
-
-import "k8s.io/apimachinery/pkg/runtime/schema"
-
-var GroupVersion = schema.GroupVersion{Group: "widgets.example.io", Version: "v1"}
-`,
-		"v1/types.go": `package v1
+	base := widgetsGroup(t, `package v1
 
 import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -29,11 +20,10 @@ import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 // +kubebuilder:resource:path=widgets,scope=Namespaced
 // +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas
 type Widget struct {
-	metav1.TypeMeta   ` + "`json:\",inline\"`" + `
-	metav1.ObjectMeta ` + "`json:\"metadata,omitempty\"`" + `
+	metav1.TypeMeta   `+"`json:\",inline\"`"+`
+	metav1.ObjectMeta `+"`json:\"metadata,omitempty\"`"+`
 }
-`,
-	})
+`)
 	f := loadTree(t, base, nil)
 	for _, strict := range []bool{false, true} {
 		tr := tree.New()
