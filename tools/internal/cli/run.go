@@ -40,6 +40,10 @@ type runState struct {
 	problems *diag.List
 	timings  []string
 	stats    runStats
+	// payload caches the payload FeatureGate directory (payloadDirectory).
+	payload     *payload.Directory
+	payloadErr  error
+	payloadRead bool
 }
 
 func (s *runState) timed(name string, fn func() error) error {
@@ -155,10 +159,15 @@ func run(opts *options, stages stageSet) error {
 	}
 	if stages&stageMerge != 0 && len(versions) > 0 {
 		err := s.timed("crd-manifest-merge", func() error {
-			gates, err := readPayload(disc, opts.payloadDir)
+			d, err := s.payloadDirectory()
 			if err != nil {
-				return err
+				var errs []error
+				for _, p := range payloadProblems(resolve(disc.BaseDir, opts.payloadDir), err) {
+					errs = append(errs, p)
+				}
+				return errors.Join(errs...)
 			}
+			gates := manifestmerge.FeatureGatesFromPayload(d)
 			res, err := manifestmerge.Run(manifestmerge.Input{Discovery: disc, Tree: s.tree, Problems: s.problems, FeatureGates: gates,
 				FeatureGateDir: resolve(disc.BaseDir, opts.payloadDir)})
 			if err == nil && res != nil {
@@ -182,7 +191,7 @@ func run(opts *options, stages stageSet) error {
 func (s *runState) checkMarkers(u *goload.Universe) {
 	in := strictmarkers.Input{Universe: u, PayloadDir: s.opts.payloadDir}
 	dir := resolve(s.disc.BaseDir, s.opts.payloadDir)
-	if d, err := payload.ReadDir(dir); err == nil {
+	if d, err := s.payloadDirectory(); err == nil {
 		for _, g := range d.Gates() {
 			in.KnownGates = append(in.KnownGates, string(g))
 		}
@@ -202,19 +211,15 @@ func (s *runState) checkMarkers(u *goload.Universe) {
 	s.problems.Add(found.Items()...)
 }
 
-// readPayload reads the payload FeatureGate directory for the merge stage.
-// A relative path is resolved against the base directory.
-func readPayload(disc *discovery.Result, dir string) ([]manifestmerge.FeatureGateFile, error) {
-	dir = resolve(disc.BaseDir, dir)
-	d, err := payload.ReadDir(dir)
-	if err != nil {
-		var errs []error
-		for _, d := range payloadProblems(dir, err) {
-			errs = append(errs, d)
-		}
-		return nil, errors.Join(errs...)
+// payloadDirectory reads the payload FeatureGate directory once per run:
+// the strict gate-name check and the merge stage share the result. A
+// relative path is resolved against the base directory.
+func (s *runState) payloadDirectory() (*payload.Directory, error) {
+	if !s.payloadRead {
+		s.payload, s.payloadErr = payload.ReadDir(resolve(s.disc.BaseDir, s.opts.payloadDir))
+		s.payloadRead = true
 	}
-	return manifestmerge.FeatureGatesFromPayload(d), nil
+	return s.payload, s.payloadErr
 }
 
 // payloadProblems turns an error of payload.ReadDir into diagnostics,
