@@ -81,11 +81,6 @@ const (
 	catPreview6                  // preview gates from major version 6 on
 )
 
-var categoryNames = map[category]string{
-	catUngated: "ungated", catTypeGated: "type-gated", catPreview: "preview", catGA: "ga",
-	catGA7: "default-from-7", catProfile: "one-profile", catPreview6: "preview-from-6",
-}
-
 // categoryShare is each gated category's share of the 120 CRDs at the
 // reference size; ungated CRDs take the rest.
 var categoryShare = []struct {
@@ -168,14 +163,13 @@ type override struct {
 
 // typeDecl is one Go type declaration.
 type typeDecl struct {
-	Name     string
-	Pkg      string // import path of the declaring package
-	Doc      []string
-	Markers  []string
-	Fields   []*field // struct types
-	Enum     []string // named string types: the constants
-	Used     map[string]bool
-	gateRefs []string // gate entries of Markers, for the walk
+	Name    string
+	Pkg     string // import path of the declaring package
+	Doc     []string
+	Markers []string
+	Fields  []*field // struct types
+	Enum    []string // named string types: the constants
+	Used    map[string]bool
 }
 
 type field struct {
@@ -187,7 +181,6 @@ type field struct {
 	Required bool
 	Inline   bool // embedded with json ",inline"
 	Embedded bool
-	gateRefs []string
 }
 
 // typeRef is a field type: a builtin (or apimachinery) type, a declared
