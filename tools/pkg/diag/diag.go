@@ -71,6 +71,14 @@ func Warningf(file string, line int, subject, format string, args ...any) Diagno
 	return Diagnostic{Severity: Warning, File: file, Line: line, Subject: subject, Message: fmt.Sprintf(format, args...)}
 }
 
+// Positioned is an error of a package that cannot import diag (the root
+// module's repoconfig) but knows where the problem is; AddError keeps its
+// position.
+type Positioned interface {
+	error
+	Position() (file string, line int, subject, message string)
+}
+
 // List accumulates diagnostics. It is safe for concurrent use. The zero
 // value is ready to use.
 type List struct {
@@ -118,6 +126,12 @@ func collect(err error, out *[]Diagnostic) {
 	var d Diagnostic
 	if errors.As(err, &d) {
 		*out = append(*out, d)
+		return
+	}
+	var p Positioned
+	if errors.As(err, &p) {
+		file, line, subject, msg := p.Position()
+		*out = append(*out, Errorf(file, line, subject, "%s", msg))
 		return
 	}
 	*out = append(*out, Diagnostic{Severity: Error, Message: err.Error()})

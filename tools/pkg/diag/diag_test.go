@@ -62,3 +62,21 @@ func TestErrKeepsDiagnostics(t *testing.T) {
 		t.Fatalf("Err lost positions: %v", items)
 	}
 }
+
+// located stands for an error type of another module that knows its
+// position (repoconfig.Problem).
+type located struct{}
+
+func (located) Error() string { return "c.yaml:3: key: bad value" }
+func (located) Position() (string, int, string, string) {
+	return "c.yaml", 3, "key", "bad value"
+}
+
+func TestAddErrorKeepsPositionsOfOtherErrorTypes(t *testing.T) {
+	var l List
+	l.AddError(errors.Join(located{}))
+	items := l.Items()
+	if len(items) != 1 || items[0].File != "c.yaml" || items[0].Line != 3 || items[0].Subject != "key" || items[0].Severity != Error {
+		t.Fatalf("items = %#v", items)
+	}
+}

@@ -1,0 +1,137 @@
+package repoconfig
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestLoadMissingFileIsDefaults(t *testing.T) {
+	cfg, err := Load(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(cfg, Defaults()) {
+		t.Errorf("got %+v, want the defaults", cfg)
+	}
+	if cfg.PayloadCRDs.Configured || cfg.KubeVersion.IsSet() {
+		t.Errorf("defaults configure nothing: %+v", cfg)
+	}
+}
+
+func TestLoadFullFile(t *testing.T) {
+	dir := t.TempDir()
+	src := `# repository settings
+kubeVersion: 1.30
+payloadCRDs:
+  directory: manifests/crds/
+  include:
+  - example/*/zz_generated.crd-manifests/*.crd.yaml
+  exclude:
+  - example/v1alpha1/zz_generated.crd-manifests/*.crd.yaml
+requiredAnnotations:
+  groupSuffix: .example.com
+  annotations: [approved.example.com, owner.example.com]
+`
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{
+		File:        filepath.Join(dir, FileName),
+		KubeVersion: KubeVersion{Major: 1, Minor: 30, Line: 2},
+		PayloadCRDs: PayloadCRDs{
+			Configured: true, Line: 3, Directory: "manifests/crds",
+			Include: []Pattern{{Glob: "example/*/zz_generated.crd-manifests/*.crd.yaml", Line: 6}},
+			Exclude: []Pattern{{Glob: "example/v1alpha1/zz_generated.crd-manifests/*.crd.yaml", Line: 8}},
+		},
+		RequiredAnnotations: RequiredAnnotations{GroupSuffix: ".example.com", Annotations: []string{"approved.example.com", "owner.example.com"}},
+	}
+	if !reflect.DeepEqual(cfg, want) {
+		t.Errorf("got\n%+v\nwant\n%+v", cfg, want)
+	}
+	if cfg.KubeVersion.String() != "1.30" {
+		t.Errorf("KubeVersion.String() = %q", cfg.KubeVersion.String())
+	}
+}
+
+func TestParseEmptyAndNullValuesKeepDefaults(t *testing.T) {
+	for _, src := range []string{"", "# nothing\n", "kubeVersion:\npayloadCRDs:\nrequiredAnnotations:\n", "requiredAnnotations:\n  groupSuffix:\n"} {
+		cfg, err := Parse("c.yaml", []byte(src))
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		want := Defaults()
+		want.File = "c.yaml"
+		if !reflect.DeepEqual(cfg, want) {
+			t.Errorf("%q: got %+v, want defaults", src, cfg)
+		}
+	}
+	cfg, err := Parse("c.yaml", []byte("requiredAnnotations:\n  annotations: []\n"))
+	if err != nil || len(cfg.RequiredAnnotations.Annotations) != 0 {
+		t.Errorf("an empty annotation list switches the check off: %+v, %v", cfg.RequiredAnnotations, err)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		{"unknown key", "kubeversion: \"1.32\"\n", `c.yaml:1: kubeversion: unknown key; known keys are kubeVersion, payloadCRDs, requiredAnnotations`},
+		{"repeated key", "kubeVersion: \"1.32\"\nkubeVersion: \"1.33\"\n", `c.yaml:2: kubeVersion: is given twice (first on line 1)`},
+		{"repeated nested key", "payloadCRDs:\n  include: []\n  include: []\n", `c.yaml:3: payloadCRDs.include: is given twice (first on line 2)`},
+		{"unknown nested key", "payloadCRDs:\n  includes: []\n", `c.yaml:2: payloadCRDs.includes: unknown key; payloadCRDs accepts directory, exclude, include`},
+		{"bad kube version", "kubeVersion: v1.32\n", `c.yaml:1: kubeVersion: "v1.32" is not a Kubernetes release; write <major>.<minor>, e.g. "1.32"`},
+		{"patch kube version", "kubeVersion: 1.32.1\n", `c.yaml:1: kubeVersion: "1.32.1" is not a Kubernetes release`},
+		{"leading zero", "kubeVersion: \"1.032\"\n", `is not a Kubernetes release`},
+		{"kube version list", "kubeVersion: [1]\n", `c.yaml:1: kubeVersion: must be a string`},
+		{"bad glob", "payloadCRDs:\n  include:\n  - a/[b\n", `c.yaml:3: payloadCRDs.include: "a/[b" is not a valid glob pattern`},
+		{"absolute glob", "payloadCRDs:\n  exclude:\n  - /a/*.yaml\n", `c.yaml:3: payloadCRDs.exclude: "/a/*.yaml" must be a clean path relative to the base directory, e.g. "a/*.yaml"`},
+		{"glob twice", "payloadCRDs:\n  include:\n  - a/*\n  - a/*\n", `c.yaml:4: payloadCRDs.include: "a/*" is listed twice (first on line 3)`},
+		{"glob not a list", "payloadCRDs:\n  include: a/*\n", `c.yaml:2: payloadCRDs.include: must be a list of glob patterns`},
+		{"directory outside", "payloadCRDs:\n  directory: ../crds\n", `c.yaml:2: payloadCRDs.directory: must be a directory below the base directory`},
+		{"section not a mapping", "requiredAnnotations: yes\n", `c.yaml:1: requiredAnnotations: must be a mapping with keys annotations, groupSuffix`},
+		{"annotation list of lists", "requiredAnnotations:\n  annotations:\n  - [a]\n", `c.yaml:3: requiredAnnotations.annotations: must be a string`},
+		{"root not a mapping", "- a\n", `c.yaml:1: must be a mapping of keys (kubeVersion, payloadCRDs, requiredAnnotations) to values`},
+		{"invalid yaml", "kubeVersion: \"1.32\"\npayloadCRDs: [\n", `c.yaml:2: invalid YAML: did not find expected node content`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse("c.yaml", []byte(c.src))
+			if err == nil {
+				t.Fatalf("no error, want %q", c.want)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got  %q\nwant %q", err, c.want)
+			}
+			if _, ok := err.(*Error); !ok {
+				t.Errorf("error is a %T, want *Error", err)
+			}
+		})
+	}
+}
+
+func TestParseReportsEveryProblemInLineOrder(t *testing.T) {
+	_, err := Parse("c.yaml", []byte("payloadCRDs:\n  bogus: 1\nkubeVersion: x\n"))
+	e, ok := err.(*Error)
+	if !ok || len(e.Problems) != 2 || e.Problems[0].Line != 2 || e.Problems[1].Line != 3 {
+		t.Fatalf("got %#v", err)
+	}
+	if len(e.Unwrap()) != 2 {
+		t.Errorf("Unwrap returns %d errors", len(e.Unwrap()))
+	}
+}
+
+func TestLoadUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, FileName), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(dir)
+	if err == nil || !strings.Contains(err.Error(), FileName+": cannot be read: ") {
+		t.Errorf("got %v", err)
+	}
+}

@@ -1,0 +1,259 @@
+package repoconfig
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// sections maps each top-level key to the function that reads its value
+// into cfg. Adding a key to the file means adding one entry here.
+var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
+	"kubeVersion": func(p *parser, cfg *Config, key, val *yaml.Node) {
+		s, ok := p.scalar("kubeVersion", val)
+		if !ok {
+			return
+		}
+		v, err := ParseKubeVersion(s)
+		if err != nil {
+			p.errorf(val.Line, "kubeVersion", "%v", err)
+			return
+		}
+		v.Line = key.Line
+		cfg.KubeVersion = v
+	},
+	"payloadCRDs": func(p *parser, cfg *Config, key, val *yaml.Node) {
+		pc := &cfg.PayloadCRDs
+		pc.Configured, pc.Line = true, key.Line
+		p.mapping("payloadCRDs", val, map[string]func(*yaml.Node){
+			"directory": func(v *yaml.Node) {
+				if s, ok := p.scalar("payloadCRDs.directory", v); ok {
+					if s == "" || path.IsAbs(s) || strings.HasPrefix(path.Clean(s), "..") {
+						p.errorf(v.Line, "payloadCRDs.directory", "must be a directory below the base directory, e.g. %s", DefaultPayloadCRDDirectory)
+						return
+					}
+					pc.Directory = path.Clean(s)
+				}
+			},
+			"include": func(v *yaml.Node) { pc.Include = p.patterns("payloadCRDs.include", v) },
+			"exclude": func(v *yaml.Node) { pc.Exclude = p.patterns("payloadCRDs.exclude", v) },
+		})
+	},
+	"requiredAnnotations": func(p *parser, cfg *Config, key, val *yaml.Node) {
+		ra := &cfg.RequiredAnnotations
+		p.mapping("requiredAnnotations", val, map[string]func(*yaml.Node){
+			"groupSuffix": func(v *yaml.Node) {
+				if s, ok := p.scalar("requiredAnnotations.groupSuffix", v); ok {
+					ra.GroupSuffix = s
+				}
+			},
+			"annotations": func(v *yaml.Node) {
+				if l, ok := p.strings("requiredAnnotations.annotations", v); ok {
+					ra.Annotations = l
+				}
+			},
+		})
+	},
+}
+
+// Parse parses the content of a configuration file; file names it in
+// problems. Keys that are absent keep their defaults.
+func Parse(file string, data []byte) (Config, error) {
+	cfg := Defaults()
+	cfg.File = file
+	p := &parser{file: file}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		line, msg := yamlError(err)
+		p.errorf(line, "", "invalid YAML: %s", msg)
+		return cfg, p.err()
+	}
+	if len(doc.Content) == 0 || isNull(doc.Content[0]) {
+		return cfg, nil
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		p.errorf(root.Line, "", "must be a mapping of keys (%s) to values", strings.Join(knownKeys(), ", "))
+		return cfg, p.err()
+	}
+	p.eachKey("", root, func(k, v *yaml.Node) {
+		fn, ok := sections[k.Value]
+		if !ok {
+			p.errorf(k.Line, k.Value, "unknown key; known keys are %s", strings.Join(knownKeys(), ", "))
+			return
+		}
+		if isNull(v) {
+			return
+		}
+		fn(p, &cfg, k, v)
+	})
+	return cfg, p.err()
+}
+
+func knownKeys() []string {
+	keys := make([]string, 0, len(sections))
+	for k := range sections {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// parser collects the problems of one file.
+type parser struct {
+	file     string
+	problems []Problem
+}
+
+func (p *parser) errorf(line int, key, format string, args ...any) {
+	p.problems = append(p.problems, Problem{File: p.file, Line: line, Key: key, Message: fmt.Sprintf(format, args...)})
+}
+
+func (p *parser) err() error {
+	if len(p.problems) == 0 {
+		return nil
+	}
+	sort.SliceStable(p.problems, func(i, j int) bool { return p.problems[i].Line < p.problems[j].Line })
+	return &Error{Problems: p.problems}
+}
+
+// eachKey calls fn for every key of mapping m. A key given twice is an
+// error: which value wins would be up to the YAML library.
+func (p *parser) eachKey(section string, m *yaml.Node, fn func(k, v *yaml.Node)) {
+	first := map[string]int{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		name := k.Value
+		if section != "" {
+			name = section + "." + k.Value
+		}
+		if line, dup := first[k.Value]; dup {
+			p.errorf(k.Line, name, "is given twice (first on line %d)", line)
+			continue
+		}
+		first[k.Value] = k.Line
+		fn(k, m.Content[i+1])
+	}
+}
+
+// mapping reads a section whose value is a mapping with the given keys; a
+// null value of a key keeps its default.
+func (p *parser) mapping(section string, val *yaml.Node, fields map[string]func(*yaml.Node)) {
+	if val.Kind != yaml.MappingNode {
+		p.errorf(val.Line, section, "must be a mapping with keys %s", strings.Join(sortedKeys(fields), ", "))
+		return
+	}
+	p.eachKey(section, val, func(k, v *yaml.Node) {
+		fn, ok := fields[k.Value]
+		if !ok {
+			p.errorf(k.Line, section+"."+k.Value, "unknown key; %s accepts %s", section, strings.Join(sortedKeys(fields), ", "))
+			return
+		}
+		if !isNull(v) {
+			fn(v)
+		}
+	})
+}
+
+func sortedKeys(m map[string]func(*yaml.Node)) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// scalar reads a string, number or boolean written as text. Numbers are
+// kept as written, so kubeVersion: 1.30 stays "1.30".
+func (p *parser) scalar(key string, v *yaml.Node) (string, bool) {
+	if v.Kind != yaml.ScalarNode {
+		p.errorf(v.Line, key, "must be a string")
+		return "", false
+	}
+	return v.Value, true
+}
+
+// strings reads a list of strings.
+func (p *parser) strings(key string, v *yaml.Node) ([]string, bool) {
+	if v.Kind != yaml.SequenceNode {
+		p.errorf(v.Line, key, "must be a list of strings")
+		return nil, false
+	}
+	out := []string{}
+	seen := map[string]int{}
+	for _, item := range v.Content {
+		s, ok := p.scalar(key, item)
+		if !ok {
+			continue
+		}
+		if s == "" {
+			p.errorf(item.Line, key, "has an empty entry")
+			continue
+		}
+		if line, dup := seen[s]; dup {
+			p.errorf(item.Line, key, "%q is listed twice (first on line %d)", s, line)
+			continue
+		}
+		seen[s] = item.Line
+		out = append(out, s)
+	}
+	return out, true
+}
+
+// patterns reads a list of globs and checks their syntax.
+func (p *parser) patterns(key string, v *yaml.Node) []Pattern {
+	if v.Kind != yaml.SequenceNode {
+		p.errorf(v.Line, key, "must be a list of glob patterns")
+		return nil
+	}
+	l, _ := p.strings(key, v)
+	var out []Pattern
+	for i, s := range l {
+		line := lineOf(v, s, i)
+		if _, err := path.Match(s, ""); err != nil {
+			p.errorf(line, key, "%q is not a valid glob pattern (path.Match syntax: *, ?, [a-z], no **)", s)
+			continue
+		}
+		if path.IsAbs(s) || strings.HasPrefix(s, "../") || s != path.Clean(s) {
+			p.errorf(line, key, "%q must be a clean path relative to the base directory, e.g. %q", s, path.Clean(strings.TrimPrefix(s, "/")))
+			continue
+		}
+		out = append(out, Pattern{Glob: s, Line: line})
+	}
+	return out
+}
+
+// lineOf finds the line of the entry s of sequence v; i is a hint (the
+// entry's index among the valid ones, which equals its index when there
+// are no bad entries).
+func lineOf(v *yaml.Node, s string, i int) int {
+	if i < len(v.Content) && v.Content[i].Value == s {
+		return v.Content[i].Line
+	}
+	for _, item := range v.Content {
+		if item.Value == s {
+			return item.Line
+		}
+	}
+	return v.Line
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+}
+
+// yamlError splits a YAML syntax error into its line (0 if none) and the
+// rest of the message.
+func yamlError(err error) (int, string) {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	var n int
+	if _, scanErr := fmt.Sscanf(msg, "line %d: ", &n); scanErr == nil {
+		_, rest, _ := strings.Cut(msg, ": ")
+		return n, rest
+	}
+	return 0, msg
+}
