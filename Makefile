@@ -13,6 +13,7 @@ CODEGEN_FLAGS := --base-dir . $(if $(API_GROUP_VERSIONS),--api-group-versions $(
 .PHONY: all update verify test bench build \
 	update-deepcopy update-payload-featuregates update-codegen-crds \
 	verify-payload-featuregates verify-codegen-crds verify-gofmt verify-test-suites update-test-suite-stubs \
+	update-payload-crds verify-payload-crds \
 	test-root test-tools test-apitest fuzz $(CODEGEN) $(CONTROLLER_GEN)
 
 all: update
@@ -36,12 +37,17 @@ update-deepcopy: $(CONTROLLER_GEN)
 update-payload-featuregates:
 	$(GO) run ./features/cmd/write-available-featuresets
 
-## update-codegen-crds: payload FeatureGates, then every CRD stage in one process
+## update-codegen-crds: payload FeatureGates, then every CRD stage in one process, then the payload CRD copy
 update-codegen-crds: update-payload-featuregates $(CODEGEN)
 	$(CODEGEN) crd-manifests $(CODEGEN_FLAGS)
+	$(CODEGEN) payload-crds --base-dir .
+
+## update-payload-crds: copy the CRDs selected in .gatedcrd.yaml to payload-manifests/crds/
+update-payload-crds: $(CODEGEN)
+	$(CODEGEN) payload-crds --base-dir .
 
 ## verify: fail if any generated file is stale; writes nothing
-verify: verify-gofmt verify-payload-featuregates verify-codegen-crds verify-test-suites
+verify: verify-gofmt verify-payload-featuregates verify-codegen-crds verify-test-suites verify-payload-crds
 
 verify-gofmt:
 	hack/verify-gofmt.sh
@@ -51,6 +57,10 @@ verify-payload-featuregates:
 
 verify-codegen-crds: $(CODEGEN)
 	$(CODEGEN) crd-manifests --verify $(CODEGEN_FLAGS)
+
+## verify-payload-crds: payload-manifests/crds/ holds exactly the selected, current copies
+verify-payload-crds: $(CODEGEN)
+	$(CODEGEN) payload-crds --verify --base-dir .
 
 ## verify-test-suites: every partial manifest has an API test suite of the same name
 verify-test-suites: $(CODEGEN)

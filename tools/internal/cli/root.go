@@ -64,6 +64,7 @@ Run without a sub-command it runs every CRD stage, like crd-manifests.`,
 		stageCommand(opts, "crd-manifests", "Run all three CRD stages in one process, loading Go packages once", allStages),
 		featuresetMarkdownCommand(opts),
 		testSuitesCommand(opts),
+		payloadCRDsCommand(opts),
 	)
 	return root
 }

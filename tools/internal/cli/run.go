@@ -11,6 +11,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
@@ -44,6 +45,8 @@ type runState struct {
 	payload     *payload.Directory
 	payloadErr  error
 	payloadRead bool
+	// config is the repository configuration (.gatedcrd.yaml).
+	config repoconfig.Config
 }
 
 func (s *runState) timed(name string, fn func() error) error {
@@ -83,6 +86,9 @@ func run(opts *options, stages stageSet) error {
 		return s.fail(err)
 	}
 	s.disc = disc
+	if err := s.loadRepoConfig(); err != nil {
+		return s.fail(err)
+	}
 	versions := disc.Versions()
 	s.progress("codegen: %d API group(s), %d group-version(s) under %s", len(disc.Groups), len(versions), opts.baseDir)
 
@@ -179,6 +185,10 @@ func run(opts *options, stages stageSet) error {
 		})
 		if err != nil || s.problems.HasErrors() {
 			return s.fail(err)
+		}
+		s.checkRequiredAnnotations(universe)
+		if s.problems.HasErrors() {
+			return s.fail(nil)
 		}
 	}
 	s.printWarnings()

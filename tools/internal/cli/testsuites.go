@@ -13,10 +13,8 @@ import (
 )
 
 // testSuitesCommand checks that every partial manifest has an API test
-// suite (writing stubs for missing ones) and that merged CRDs carry their
-// approval annotation.
+// suite, writing stubs for missing ones.
 func testSuitesCommand(opts *options) *cobra.Command {
-	var suffixes []string
 	cmd := &cobra.Command{
 		Use:   "test-suites",
 		Short: "Write a stub API test suite for every partial manifest that has none (with --verify: fail naming them)",
@@ -28,7 +26,7 @@ func testSuitesCommand(opts *options) *cobra.Command {
 			}
 			t := tree.New()
 			problems := &diag.List{}
-			res, err := testsuites.Run(testsuites.Input{Discovery: disc, Tree: t, Problems: problems, ApprovalSuffixes: suffixes})
+			res, err := testsuites.Run(testsuites.Input{Discovery: disc, Tree: t, Problems: problems})
 			if err != nil || problems.HasErrors() {
 				return inputError(opts, problems, err)
 			}
@@ -52,7 +50,6 @@ func testSuitesCommand(opts *options) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringSliceVar(&suffixes, "approval-suffixes", []string{".openshift.io"}, "CRD name suffixes whose merged manifests must carry api-approved.openshift.io")
 	return cmd
 }
 

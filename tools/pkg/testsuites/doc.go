@@ -8,7 +8,6 @@
 // welcome). Stubs are written through the overlay tree like any other
 // output, so `--verify` reports what is missing and never writes.
 //
-// The package also enforces the approval rule: every merged CRD manifest
-// whose name ends in one of the configured suffixes (.openshift.io by
-// default) must carry the api-approved.openshift.io annotation.
+// The approval annotation rule that used to live here is enforced by
+// package requiredannotations, inside crd-manifests.
 package testsuites

@@ -16,7 +16,6 @@ import (
 
 const (
 	partialDir = "zz_generated.featuregated-crd-manifests"
-	mergedDir  = "zz_generated.crd-manifests"
 	testsDir   = "tests"
 )
 
@@ -25,9 +24,6 @@ type Input struct {
 	Discovery *discovery.Result
 	Tree      *tree.Tree
 	Problems  *diag.List
-	// ApprovalSuffixes are CRD name suffixes that require the
-	// api-approved.openshift.io annotation on merged manifests.
-	ApprovalSuffixes []string
 }
 
 // Result counts what Run found.
@@ -38,8 +34,7 @@ type Result struct {
 }
 
 // Run writes a stub suite (into the tree) for every partial manifest
-// without one, and reports merged manifests missing their approval
-// annotation.
+// without one.
 func Run(in Input) (*Result, error) {
 	res := &Result{}
 	for _, v := range in.Discovery.Versions() {
@@ -70,7 +65,6 @@ func Run(in Input) (*Result, error) {
 				res.Missing = append(res.Missing, suite)
 			}
 		}
-		checkApproval(in, filepath.Join(v.Dir, mergedDir))
 	}
 	sort.Strings(res.Missing)
 	return res, nil
@@ -129,39 +123,4 @@ func stubFor(t *tree.Tree, partial, crdName, version string) ([]byte, error) {
 	fmt.Fprintf(&b, "    initial: |\n        %s", object)
 	fmt.Fprintf(&b, "    expected: |\n        %s", object)
 	return []byte(b.String()), nil
-}
-
-// checkApproval reports merged manifests that need the approval annotation.
-func checkApproval(in Input, dir string) {
-	entries, err := in.Tree.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		if e.IsDir || !strings.HasSuffix(e.Name, ".crd.yaml") {
-			continue
-		}
-		path := filepath.Join(dir, e.Name)
-		data, err := in.Tree.ReadFile(path)
-		if err != nil {
-			in.Problems.AddError(err)
-			continue
-		}
-		obj, err := manifest.Parse(data)
-		if err != nil {
-			in.Problems.Add(diag.Errorf(path, 0, "", "invalid YAML: %v", err))
-			continue
-		}
-		meta, _ := obj["metadata"].(map[string]any)
-		name, _ := meta["name"].(string)
-		annotations, _ := meta["annotations"].(map[string]any)
-		for _, suffix := range in.ApprovalSuffixes {
-			if strings.HasSuffix(name, suffix) {
-				if v, _ := annotations[manifest.ApprovedAnnotation].(string); v == "" {
-					in.Problems.Add(diag.Errorf(path, 0, name, "CRDs named *%s must carry the %s annotation (add +openshift:api-approved.openshift.io=<url> to the type)", suffix, manifest.ApprovedAnnotation))
-				}
-				break
-			}
-		}
-	}
 }

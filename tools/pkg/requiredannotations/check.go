@@ -1,0 +1,166 @@
+package requiredannotations
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifestmerge"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
+)
+
+// mergedDir holds the final CRD manifests of a version directory.
+const mergedDir = manifestmerge.OutputDirName
+
+// Input is what Check needs.
+type Input struct {
+	Discovery *discovery.Result
+	Tree      *tree.Tree
+	Rule      repoconfig.RequiredAnnotations
+	// Syntax returns the parsed Go files of a version package, to point
+	// problems at the type declaration. Optional: without it problems name
+	// the manifest file.
+	Syntax func(v *discovery.Version) []*ast.File
+	// Position renders the position of a node of those files.
+	Position func(n ast.Node) (file string, line int)
+}
+
+// Check returns one error per CRD and missing annotation.
+func Check(in Input) []diag.Diagnostic {
+	if len(in.Rule.Annotations) == 0 {
+		return nil
+	}
+	var out []diag.Diagnostic
+	for _, v := range in.Discovery.Versions() {
+		out = append(out, checkVersion(in, v)...)
+	}
+	return out
+}
+
+// lack is one CRD lacking one annotation.
+type lack struct {
+	crd, kind, annotation string
+	files                 []string
+}
+
+func checkVersion(in Input, v *discovery.Version) []diag.Diagnostic {
+	dir := filepath.Join(v.Dir, mergedDir)
+	entries, err := in.Tree.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return []diag.Diagnostic{diag.Errorf(dir, 0, "", "cannot be read: %v", err)}
+	}
+	var out []diag.Diagnostic
+	lacks := map[string]*lack{}
+	for _, e := range entries {
+		if e.IsDir || !strings.HasSuffix(e.Name, ".yaml") {
+			continue
+		}
+		path := filepath.Join(dir, e.Name)
+		data, err := in.Tree.ReadFile(path)
+		if err != nil {
+			out = append(out, diag.Errorf(path, 0, "", "cannot be read: %v", err))
+			continue
+		}
+		obj, err := manifest.Parse(data)
+		if err != nil {
+			out = append(out, diag.Errorf(path, 0, "", "%v", err))
+			continue
+		}
+		name, group, kind, annotations := fields(obj)
+		if !strings.HasSuffix(group, in.Rule.GroupSuffix) {
+			continue
+		}
+		for _, a := range in.Rule.Annotations {
+			if v, _ := annotations[a].(string); v != "" {
+				continue
+			}
+			key := name + "\x00" + a
+			if lacks[key] == nil {
+				lacks[key] = &lack{crd: name, kind: kind, annotation: a}
+			}
+			lacks[key].files = append(lacks[key].files, e.Name)
+		}
+	}
+	keys := make([]string, 0, len(lacks))
+	for k := range lacks {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out = append(out, in.report(v, lacks[k]))
+	}
+	return out
+}
+
+func fields(obj map[string]any) (name, group, kind string, annotations map[string]any) {
+	meta, _ := obj["metadata"].(map[string]any)
+	name, _ = meta["name"].(string)
+	annotations, _ = meta["annotations"].(map[string]any)
+	spec, _ := obj["spec"].(map[string]any)
+	group, _ = spec["group"].(string)
+	if group == "" {
+		// The group is the CRD name after its plural.
+		_, group, _ = strings.Cut(name, ".")
+	}
+	names, _ := spec["names"].(map[string]any)
+	kind, _ = names["kind"].(string)
+	return name, group, kind, annotations
+}
+
+func (in Input) report(v *discovery.Version, l *lack) diag.Diagnostic {
+	sort.Strings(l.files)
+	where := filepath.ToSlash(filepath.Join(mergedDir, l.files[0]))
+	if len(l.files) > 1 {
+		where += fmt.Sprintf(" (and %d more file(s))", len(l.files)-1)
+	}
+	file, line := in.locate(v, l.kind)
+	if file == "" {
+		file = filepath.Join(v.Dir, mergedDir, l.files[0])
+	}
+	return diag.Errorf(file, line, "type "+l.kind,
+		"CRD %s must carry the annotation %s (groups ending in %q require it) but %s lacks it; add %s to the type's comment",
+		l.crd, l.annotation, in.Rule.GroupSuffix, where, MarkerFor(l.annotation))
+}
+
+// locate finds the declaration of the Go type named kind in v's package.
+func (in Input) locate(v *discovery.Version, kind string) (string, int) {
+	if in.Syntax == nil || in.Position == nil || kind == "" {
+		return "", 0
+	}
+	for _, f := range in.Syntax(v) {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			for _, s := range gd.Specs {
+				if ts, ok := s.(*ast.TypeSpec); ok && ts.Name.Name == kind {
+					return in.Position(ts)
+				}
+			}
+		}
+	}
+	return "", 0
+}
+
+// MarkerFor is the marker that puts annotation key on a CRD.
+func MarkerFor(key string) string {
+	switch key {
+	case manifest.ApprovedAnnotation:
+		return "+openshift:api-approved.openshift.io=<PR URL>"
+	case manifest.CapabilityAnnotation:
+		return "+openshift:capability=<capability name>"
+	}
+	return fmt.Sprintf(`+kubebuilder:metadata:annotations="%s=<value>"`, key)
+}
