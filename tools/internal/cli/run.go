@@ -80,9 +80,14 @@ func run(opts *options, stages stageSet) error {
 		if probs != nil {
 			s.problems.Add(probs.Items()...)
 		}
+		if disc != nil {
+			// Discover found the tree; its error repeats its problems,
+			// whose strict findings settle() may still accept.
+			err = nil
+		}
 		return err
 	})
-	if err != nil {
+	if err != nil || s.hasErrors() {
 		return s.fail(err)
 	}
 	s.disc = disc
@@ -120,7 +125,7 @@ func run(opts *options, stages stageSet) error {
 			s.checkMarkers(universe)
 			return nil
 		})
-		if s.problems.HasErrors() {
+		if s.hasErrors() {
 			return s.fail(nil)
 		}
 	}
@@ -146,7 +151,7 @@ func run(opts *options, stages stageSet) error {
 			}
 			return err
 		})
-		if err != nil || s.problems.HasErrors() {
+		if err != nil || s.hasErrors() {
 			return s.fail(err)
 		}
 	}
@@ -159,7 +164,7 @@ func run(opts *options, stages stageSet) error {
 			}
 			return err
 		})
-		if err != nil || s.problems.HasErrors() {
+		if err != nil || s.hasErrors() {
 			return s.fail(err)
 		}
 	}
@@ -183,7 +188,7 @@ func run(opts *options, stages stageSet) error {
 			}
 			return err
 		})
-		if err != nil || s.problems.HasErrors() {
+		if err != nil || s.hasErrors() {
 			return s.fail(err)
 		}
 		s.checkRequiredAnnotations(universe)
@@ -195,8 +200,8 @@ func run(opts *options, stages stageSet) error {
 	return s.finish(start)
 }
 
-// checkMarkers runs the strict marker check. Without --strict-markers its
-// findings are warnings. Gate names are checked against the payload
+// checkMarkers runs the strict marker check; its findings are strict-mode
+// findings (see settle). Gate names are checked against the payload
 // FeatureGate directory when it can be read.
 func (s *runState) checkMarkers(u *goload.Universe) {
 	in := strictmarkers.Input{Universe: u, PayloadDir: s.opts.payloadDir}
@@ -215,9 +220,7 @@ func (s *runState) checkMarkers(u *goload.Universe) {
 	}
 	found := &diag.List{}
 	strictmarkers.Check(in, found)
-	if !s.opts.strict {
-		found.Demote()
-	}
+	found.MarkStrict()
 	s.problems.Add(found.Items()...)
 }
 

@@ -21,6 +21,10 @@ func testSuitesCommand(opts *options) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			disc, probs, err := discovery.Discover(opts.baseDir, opts.groupVersions)
+			if disc != nil {
+				settleStrict(probs, opts.strict, nil)
+				err = probs.Err()
+			}
 			if err != nil {
 				return inputError(opts, probs, err)
 			}

@@ -56,8 +56,20 @@ func Write(t testing.TB, files map[string]string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(dst) })
+	Add(t, dst, files)
+	abs, err := filepath.Abs(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+// Add writes files (relative path → content) into the existing tree dir,
+// creating directories as needed.
+func Add(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
 	for rel, content := range files {
-		p := filepath.Join(dst, filepath.FromSlash(rel))
+		p := filepath.Join(dir, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -65,11 +77,6 @@ func Write(t testing.TB, files map[string]string) string {
 			t.Fatal(err)
 		}
 	}
-	abs, err := filepath.Abs(dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return abs
 }
 
 func copyDir(src, dst string) error {

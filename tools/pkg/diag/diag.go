@@ -38,6 +38,11 @@ type Diagnostic struct {
 	Subject string
 	// Message says what is wrong, as a sentence without a trailing period.
 	Message string
+	// Strict marks a finding of strict mode: input the reference accepts
+	// but that is most likely a mistake (an unknown marker or argument).
+	// It is an error with --strict-markers, a warning without, and a
+	// strict baseline can accept it.
+	Strict bool
 }
 
 // String renders the diagnostic as "file:line: subject: message".
@@ -194,4 +199,23 @@ func (l *List) Demote() {
 	for i := range l.items {
 		l.items[i].Severity = Warning
 	}
+}
+
+// Filter calls fn on every diagnostic in the order they were added; fn may
+// change it (e.g. demote it) and returns false to drop it.
+func (l *List) Filter(fn func(d *Diagnostic) bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	kept := l.items[:0]
+	for _, d := range l.items {
+		if fn(&d) {
+			kept = append(kept, d)
+		}
+	}
+	l.items = kept
+}
+
+// MarkStrict marks every diagnostic as a strict-mode finding.
+func (l *List) MarkStrict() {
+	l.Filter(func(d *Diagnostic) bool { d.Strict = true; return true })
 }

@@ -49,7 +49,8 @@ var otherGenerators = map[string]bool{
 }
 
 // LoadConfig reads dir/.codegen.yaml. A missing file yields the zero Config
-// and an empty file name. Unknown keys are errors naming file and line.
+// and an empty file name. Unknown keys are strict-mode findings (see
+// diag.Diagnostic.Strict) naming file and line.
 func LoadConfig(dir string) (Config, string, error) {
 	file := filepath.Join(dir, ConfigFileName)
 	data, err := os.ReadFile(file)
@@ -105,7 +106,7 @@ func ParseConfig(file string, data []byte) (Config, error) {
 			}, &problems)
 		default:
 			if !otherGenerators[key.Value] {
-				problems.Add(diag.Errorf(file, key.Line, key.Value, "unknown key; known keys are %s", knownKeys()))
+				problems.Add(unknownKey(diag.Errorf(file, key.Line, key.Value, "unknown key; known keys are %s", knownKeys())))
 			}
 		}
 	})
@@ -139,7 +140,7 @@ func parseStage(file, section string, val *yamlv3.Node, extra map[string]func(*y
 			allowed = append(allowed, name)
 		}
 		sort.Strings(allowed)
-		problems.Add(diag.Errorf(file, k.Line, section+"."+k.Value, "unknown key; %s accepts %s", section, strings.Join(allowed, ", ")))
+		problems.Add(unknownKey(diag.Errorf(file, k.Line, section+"."+k.Value, "unknown key; %s accepts %s", section, strings.Join(allowed, ", "))))
 	})
 	return disabled
 }
@@ -161,6 +162,13 @@ func forEachKey(file, section string, m *yamlv3.Node, problems *diag.List, fn fu
 		first[k.Value] = k.Line
 		fn(k, m.Content[i+1])
 	}
+}
+
+// unknownKey marks d as a strict-mode finding: the reference ignores keys
+// it does not know, so only --strict-markers makes them fail.
+func unknownKey(d diag.Diagnostic) diag.Diagnostic {
+	d.Strict = true
+	return d
 }
 
 func knownKeys() string {

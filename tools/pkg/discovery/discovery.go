@@ -40,6 +40,15 @@ type Version struct {
 	// DocLines maps the markers read from doc.go to their line numbers.
 	DocLines map[string]int
 
+	// Mismatches are a +groupName that disagrees with GroupVersion's Group
+	// and a package directory not named after the version. They change the
+	// output only of packages stage 1 processes (the CRD takes its group
+	// from +groupName and its version from the directory), so stage 1
+	// reports them as errors there; discovery itself does not, because the
+	// reference accepts such packages (e.g. a docker10 package of version
+	// "1.0" without CRD types).
+	Mismatches []diag.Diagnostic
+
 	// docProblems are conflicting or empty doc.go markers, reported by
 	// checkVersion.
 	docProblems []diag.Diagnostic
@@ -434,16 +443,17 @@ func applyFilter(versions []*Version, filter []string) ([]*Version, error) {
 	return out, nil
 }
 
-// checkVersion reports a +groupName that disagrees with GroupVersion and a
-// package directory that is not named after the version.
+// checkVersion reports broken doc.go markers and records in v.Mismatches a
+// +groupName that disagrees with GroupVersion and a package directory that
+// is not named after the version.
 func checkVersion(v *Version, base string, problems *diag.List) {
 	problems.Add(v.docProblems...)
 	if v.GroupNameMarker != "" && v.GroupNameMarker != v.Group {
-		problems.Add(diag.Errorf(v.DocFile, v.DocLines["+groupName"], "+groupName="+v.GroupNameMarker,
+		v.Mismatches = append(v.Mismatches, diag.Errorf(v.DocFile, v.DocLines["+groupName"], "+groupName="+v.GroupNameMarker,
 			"does not match GroupVersion's Group %q", v.Group))
 	}
 	if v.DirName() != v.Version {
-		problems.Add(diag.Errorf(v.gvFile, v.gvLine, "GroupVersion",
+		v.Mismatches = append(v.Mismatches, diag.Errorf(v.gvFile, v.gvLine, "GroupVersion",
 			"declares version %q but the package directory is %q: the CRD stages name the version after the directory, so they must agree", v.Version, v.DirName()))
 	}
 }

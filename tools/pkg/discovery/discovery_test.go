@@ -103,9 +103,6 @@ func TestDiscoverProblems(t *testing.T) {
 		files   map[string]string
 		wantErr string
 	}{
-		{"groupName mismatch", merge(pkgFiles("a/v1", "v1", "a.example.io", "v1"), map[string]string{
-			"a/v1/doc.go": "// +groupName=other.example.io\npackage v1\n",
-		}), `+groupName=other.example.io: does not match GroupVersion's Group "a.example.io"`},
 		{"empty groupName", merge(pkgFiles("a/v1", "v1", "a.example.io", "v1"), map[string]string{
 			"a/v1/doc.go": "// +groupName=\npackage v1\n",
 		}), "doc.go:1: +groupName=: has no value: write +groupName=<value>"},
@@ -118,8 +115,6 @@ func TestDiscoverProblems(t *testing.T) {
 		{"two package names", merge(pkgFiles("a/v1", "v1", "a.example.io", "v1"), map[string]string{
 			"a/v1/zz_other.go": "// Package other is misplaced.\npackage other\n",
 		}), "a/v1/zz_other.go:2: package other: the directory already holds package v1 (doc.go): the go command builds a directory as one package"},
-		{"directory not named after version", pkgFiles("a/stable", "stable", "a.example.io", "v1"),
-			`register.go:5: GroupVersion: declares version "v1" but the package directory is "stable"`},
 		{"identifier declared in another file resolves", nil, ""},
 		{"unresolvable identifier", map[string]string{
 			"a/v1/register.go": "package v1\n\nimport \"k8s.io/apimachinery/pkg/runtime/schema\"\n\nvar GroupVersion = schema.GroupVersion{Group: Missing, Version: \"v1\"}\n",
@@ -159,6 +154,36 @@ func TestDiscoverProblems(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), strings.ReplaceAll(c.wantErr, "$DIR", dir)) {
 				t.Fatalf("error %q lacks %q", err, c.wantErr)
+			}
+		})
+	}
+}
+
+// TestMismatchesAreRecordedNotReported: a +groupName or a directory that
+// disagrees with GroupVersion is no discovery error (the reference accepts
+// such packages when they hold no CRD type); stage 1 reports it for the
+// packages it processes.
+func TestMismatchesAreRecordedNotReported(t *testing.T) {
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"groupName mismatch", merge(pkgFiles("a/v1", "v1", "a.example.io", "v1"), map[string]string{
+			"a/v1/doc.go": "// +groupName=other.example.io\npackage v1\n",
+		}), `doc.go:1: +groupName=other.example.io: does not match GroupVersion's Group "a.example.io"`},
+		{"directory not named after version", pkgFiles("a/docker10", "docker10", "a.example.io", "1.0"),
+			`register.go:5: GroupVersion: declares version "1.0" but the package directory is "docker10"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, probs, err := Discover(testtree.Write(t, c.files), nil)
+			if err != nil || len(probs.Items()) != 0 {
+				t.Fatalf("err = %v, problems = %v; want neither", err, probs.Items())
+			}
+			vs := res.Versions()
+			if len(vs) != 1 || len(vs[0].Mismatches) != 1 || !strings.Contains(vs[0].Mismatches[0].String(), c.want) {
+				t.Fatalf("mismatches = %v, want one containing %q", vs[0].Mismatches, c.want)
 			}
 		})
 	}

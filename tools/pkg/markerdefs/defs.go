@@ -90,7 +90,14 @@ type FilePattern struct {
 	CVORunLevel      string
 	OperatorName     string
 	OperatorOrdering string
+	// Unknown lists the keys of other arguments in order (openshift/api
+	// writes operatorComponent=..). The reference ignores them, so they do
+	// not fail the parse: strict mode reports them, the stages ignore them.
+	Unknown []string
 }
+
+// FilePatternArguments are the keys of +openshift:file-pattern the stages read.
+var FilePatternArguments = []string{"cvoRunLevel", "operatorName", "operatorOrdering"}
 
 // ParseMarker implements controller-tools' self-parsing hook.
 func (p *FilePattern) ParseMarker(_, _ string, rest string) error {
@@ -115,7 +122,7 @@ func (p *FilePattern) ParseMarker(_, _ string, rest string) error {
 		case "operatorOrdering":
 			p.OperatorOrdering = value
 		default:
-			return fmt.Errorf("unknown argument %q (known: cvoRunLevel, operatorName, operatorOrdering)", key)
+			p.Unknown = append(p.Unknown, key)
 		}
 	}
 	return nil

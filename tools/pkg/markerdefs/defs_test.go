@@ -46,6 +46,8 @@ func TestParse(t *testing.T) {
 		{"+openshift:file-pattern=cvoRunLevel=0000_50,operatorName=my-operator,operatorOrdering=01", markers.DescribesType,
 			FilePattern{CVORunLevel: "0000_50", OperatorName: "my-operator", OperatorOrdering: "01"}},
 		{"+openshift:file-pattern=operatorOrdering=01", markers.DescribesType, FilePattern{OperatorOrdering: "01"}},
+		{"+openshift:file-pattern=operatorName=etcd,operatorComponent=fencing,extra=1", markers.DescribesType,
+			FilePattern{OperatorName: "etcd", Unknown: []string{"operatorComponent", "extra"}}},
 		{"+openshift:capability=Console", markers.DescribesType, RawValue("Console")},
 		{"+openshift:compatibility-gen:level=1", markers.DescribesType, 1},
 	}
@@ -64,7 +66,6 @@ func TestParse(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ raw, wantErr string }{
-		{"+openshift:file-pattern=cvoRunLevel=1,bogus=2", `unknown argument "bogus"`},
 		{"+openshift:file-pattern=cvoRunLevel", `expected key=value`},
 		{"+openshift:file-pattern=cvoRunLevel=1,cvoRunLevel=2", `given twice`},
 		{`+openshift:validation:FeatureGateAwareMaxItems:featureGate=A,maxItems=x`, ``},

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
@@ -250,7 +251,20 @@ func (r *run) version(g *discovery.Group, v *discovery.Version) (*VersionResult,
 		return nil, "invalid +" + markerdefs.ObjectRootName
 	}
 	if !bySchemaGen && len(roots) == 0 {
+		// The package's output does not depend on its version or group
+		// name, so a mismatch there is worth a note, not an error.
+		for _, d := range v.Mismatches {
+			d.File = r.rel(d.File)
+			klog.V(1).Infof("%s (ignored: the package has no CRD root type)", d)
+		}
 		return nil, "no +" + markerdefs.FeaturegatedSchemaGenNm + "=true and no +" + markerdefs.ObjectRootName + "=true type"
+	}
+	if len(v.Mismatches) > 0 {
+		for _, d := range v.Mismatches {
+			d.File = r.rel(d.File)
+			r.problems.Add(d)
+		}
+		return nil, "GroupVersion disagrees with +groupName or the directory"
 	}
 	if v.GroupNameMarker == "" {
 		file := docFile

@@ -149,7 +149,10 @@ func (r *run) crd(vr *VersionResult, idx *pkgIndex, spec *ast.TypeSpec) *CRD {
 	// mode, because the user's intent would silently not ship.
 	ignoredAt := func(v markerValue, format string, args ...any) {
 		if r.strict {
-			errorAt(v, format+" (with --strict-markers=false this is a warning)", args...)
+			f, l := r.position(v.Pos)
+			d := diag.Errorf(f, l, v.Text, format+" (with --strict-markers=false this is a warning)", args...)
+			d.Strict = true // a strict baseline may accept it
+			r.problems.Add(d)
 		} else {
 			warnAt(v, format, args...)
 		}

@@ -11,8 +11,9 @@ import (
 
 // argumentProblems finds what controller-tools accepts silently in a marker
 // that parsed: an argument given twice (the last value wins, so a gate of
-// featureGate=A,featureGate=B is dropped) and a FeatureGate-aware marker
-// whose rule or enum is empty.
+// featureGate=A,featureGate=B is dropped), an argument of
+// +openshift:file-pattern that no stage reads, and a FeatureGate-aware
+// marker whose rule or enum is empty.
 func argumentProblems(def *markers.Definition, text string, value any) []string {
 	var out []string
 	if !def.AnonymousField() && !selfParsing(def) {
@@ -25,6 +26,12 @@ func argumentProblems(def *markers.Definition, text string, value any) []string 
 		}
 	}
 	switch v := value.(type) {
+	case markerdefs.FilePattern:
+		// The reference ignores these; the stages do too, so a misspelt
+		// operatorName would silently name the files without it.
+		for _, arg := range v.Unknown {
+			out = append(out, unknownArgument(def.Name, arg, markerdefs.FilePatternArguments)+"; the CRD stages ignore it")
+		}
 	case markerdefs.GateAwareXValidation:
 		if strings.TrimSpace(v.Rule) == "" {
 			out = append(out, "rule is empty: give the CEL expression to enforce when the gates are on")

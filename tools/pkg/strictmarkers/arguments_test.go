@@ -26,6 +26,8 @@ func TestArgumentProblems(t *testing.T) {
 		{`+openshift:validation:FeatureGateAwareEnum:featureGate={A,B},enum=x;y`, ""},
 		{`+kubebuilder:printcolumn:name=Age,type=date,JSONPath=.metadata.creationTimestamp`, ""},
 		{`+openshift:file-pattern=cvoRunLevel=1,operatorName=o`, ""},
+		{`+openshift:file-pattern=cvoRunLevel=1,operatorName=o,operatorComponent=c`,
+			`unknown argument "operatorComponent" of +openshift:file-pattern (arguments: cvoRunLevel, operatorName, operatorOrdering); did you mean operatorName?; the CRD stages ignore it`},
 	}
 	for _, c := range cases {
 		def := reg.Lookup(c.text, markers.DescribesField)

@@ -257,6 +257,16 @@ func ExplainParseError(reg *markers.Registry, text string) string {
 	return ""
 }
 
+// unknownArgument is the sentence for an argument arg that marker name
+// does not have, with the closest of its arguments args (sorted).
+func unknownArgument(name, arg string, args []string) string {
+	hint := fmt.Sprintf("unknown argument %q of +%s (arguments: %s)", arg, name, strings.Join(args, ", "))
+	if s := closest(arg, args, 1); len(s) > 0 {
+		hint += fmt.Sprintf("; did you mean %s?", s[0])
+	}
+	return hint
+}
+
 func argumentHint(def *markers.Definition, err error) string {
 	msg := err.Error()
 	const unknown = "unknown argument \""
@@ -272,11 +282,7 @@ func argumentHint(def *markers.Definition, err error) string {
 			}
 		}
 		sort.Strings(args)
-		hint := fmt.Sprintf("unknown argument %q of +%s (arguments: %s)", arg, def.Name, strings.Join(args, ", "))
-		if s := closest(arg, args, 1); len(s) > 0 {
-			hint += fmt.Sprintf("; did you mean %s?", s[0])
-		}
-		return hint
+		return unknownArgument(def.Name, arg, args)
 	}
 	first := err
 	var list loader.ErrList
