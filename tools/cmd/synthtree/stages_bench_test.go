@@ -39,7 +39,6 @@ func BenchmarkStages(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	gates := manifestmerge.FeatureGatesFromPayload(pd)
 
 	b.Run("discovery", func(b *testing.B) {
 		for b.Loop() {
@@ -75,7 +74,7 @@ func BenchmarkStages(b *testing.B) {
 	}
 	stage3 := func(t *tree.Tree) {
 		p := &diag.List{}
-		if _, err := manifestmerge.Run(manifestmerge.Input{Discovery: disc, Tree: t, Problems: p, FeatureGates: gates}); err != nil || p.HasErrors() {
+		if _, err := manifestmerge.Run(manifestmerge.Input{Discovery: disc, Tree: t, Problems: p, Payload: pd}); err != nil || p.HasErrors() {
 			b.Fatalf("stage 3: %v %v", err, p.Err())
 		}
 	}

@@ -107,10 +107,9 @@ func run(opts *options, stages stageSet) error {
 				paths = append(paths, v.ImportPath)
 			}
 			var err error
-			loadsBefore := goload.LoadCount()
 			universe, err = goload.Load(disc.BaseDir, paths)
-			s.stats.PackageLoads = goload.LoadCount() - loadsBefore
 			if err == nil {
+				s.stats.PackageLoads = universe.Loads()
 				s.stats.PackagesLoaded = universe.PackageCount()
 			}
 			return err
@@ -178,9 +177,7 @@ func run(opts *options, stages stageSet) error {
 				}
 				return errors.Join(errs...)
 			}
-			gates := manifestmerge.FeatureGatesFromPayload(d)
-			res, err := manifestmerge.Run(manifestmerge.Input{Discovery: disc, Tree: s.tree, Problems: s.problems, FeatureGates: gates,
-				FeatureGateDir: resolve(disc.BaseDir, opts.payloadDir)})
+			res, err := manifestmerge.Run(manifestmerge.Input{Discovery: disc, Tree: s.tree, Problems: s.problems, Payload: d})
 			if err == nil && res != nil {
 				tot := res.Totals()
 				s.stats.Tuples, s.stats.MergesComputed, s.stats.MergedFiles = tot.Tuples, tot.InputSets, tot.Files

@@ -13,7 +13,7 @@ import (
 // run, used by the benchmark harness (tools/cmd/benchtable).
 type runStats struct {
 	Stages           []stageTiming `json:"stages"`
-	PackageLoads     int64         `json:"packageLoads"`
+	PackageLoads     int           `json:"packageLoads"`
 	PackagesLoaded   int           `json:"packagesLoaded"`
 	CRDs             int           `json:"crds"`
 	PartialManifests int           `json:"partialManifests"`

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"golang.org/x/tools/go/packages"
 	"sigs.k8s.io/controller-tools/pkg/crd"
@@ -17,13 +16,6 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/markerdefs"
 )
-
-// loads counts calls to go/packages made through this package, so tests can
-// prove that a run loads once however many gate sets it generates.
-var loads atomic.Int64
-
-// LoadCount returns how many package loads this process has made.
-func LoadCount() int64 { return loads.Load() }
 
 // Universe is the loaded, type-checkable world of one run.
 type Universe struct {
@@ -38,7 +30,15 @@ type Universe struct {
 	Roots []*loader.Package
 
 	byPath map[string]*loader.Package
+	// loads counts the go/packages calls made to build the universe.
+	loads int
 }
+
+// Loads returns how many go/packages calls building u took: 1, or 0 when
+// Load was given no import path. Every stage works from the same universe,
+// so this is the number of package loads of a whole run, however many gate
+// sets it generates schemas for.
+func (u *Universe) Loads() int { return u.loads }
 
 // NewRegistry returns a registry holding upstream's CRD markers and ours.
 func NewRegistry() (*markers.Registry, error) {
@@ -69,7 +69,7 @@ func Load(dir string, importPaths []string) (*Universe, error) {
 	if len(importPaths) == 0 {
 		return u, nil
 	}
-	loads.Add(1)
+	u.loads++
 	roots, err := loader.LoadRootsWithConfig(&packages.Config{Dir: dir, Fset: u.Fset}, importPaths...)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/gatedcrd/gatedcrd/features/payload"
 )
 
 // Annotation keys shared by the stages. See SPEC Appendix A.
@@ -22,9 +24,12 @@ const (
 	CapabilityAnnotation       = "capability.openshift.io/name"
 	// IncludeAnnotationPrefix + <profile> restricts a manifest to profiles.
 	IncludeAnnotationPrefix = "include.release.openshift.io/"
-	FeatureSetAnnotation    = "release.openshift.io/feature-set"
-	MajorVersionAnnotation  = "release.openshift.io/major-version"
-	FeatureGatePassThrough  = "release.openshift.io/feature-gate"
+	// FeatureSetAnnotation and MajorVersionAnnotation mean the same in a
+	// CRD as in a payload FeatureGate manifest; features/payload defines
+	// them.
+	FeatureSetAnnotation   = payload.FeatureSetAnnotation
+	MajorVersionAnnotation = payload.MajorVersionAnnotation
+	FeatureGatePassThrough = "release.openshift.io/feature-gate"
 	// MergedAnnotation marks stage 3 output; stage 2 skips such files.
 	MergedAnnotation = "api.openshift.io/merged-by-featuregates"
 	// PartialFilenameAnnotationPrefix records applied files during a merge.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	fgpayload "github.com/gatedcrd/gatedcrd/features/payload"
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
@@ -14,7 +15,7 @@ import (
 // manifest, one manifest per gate and every pair of gates, with fields
 // properties per manifest, and a payload where the gates differ by feature
 // set, profile and major version.
-func benchmarkTree(b *testing.B, crds, gates, fields int) (string, []FeatureGateFile) {
+func benchmarkTree(b *testing.B, crds, gates, fields int) (string, *fgpayload.Directory) {
 	b.Helper()
 	var gateNames []string
 	var rules []gateRule
@@ -73,7 +74,7 @@ func BenchmarkRun(b *testing.B) {
 			b.ResetTimer()
 			for b.Loop() {
 				problems := &diag.List{}
-				res, err := Run(Input{Discovery: disc, Tree: tree.New(), Problems: problems, FeatureGates: payload})
+				res, err := Run(Input{Discovery: disc, Tree: tree.New(), Problems: problems, Payload: payload})
 				if err != nil || problems.HasErrors() {
 					b.Fatalf("Run: %v %v", err, problems.Err())
 				}

@@ -1,8 +1,11 @@
 package manifestmerge
 
 import (
+	"slices"
 	"strconv"
 	"strings"
+
+	fgpayload "github.com/gatedcrd/gatedcrd/features/payload"
 )
 
 // record is one tuple that has a CRD, or (after collapsing) a set of tuples
@@ -11,7 +14,7 @@ type record struct {
 	// data identifies the cleaned CRD; equal CRDs have equal ids.
 	data        int
 	versions    []int    // ascending
-	profiles    []int    // indices into ClusterProfiles, ascending
+	profiles    []int    // indices into clusterProfiles, ascending
 	featureSets []string // sorted
 }
 
@@ -66,18 +69,18 @@ func decide(records []record, allVersions []int, allFeatureSets []string, hasFea
 		// every version.
 		var components []string
 		versions := g.versions
-		if equalInts(versions, allVersions) {
+		if slices.Equal(versions, allVersions) {
 			versions = nil
 		} else {
-			components = append(components, versionRange(versions))
+			components = append(components, fgpayload.VersionRange(versions))
 		}
 		// Step 4.2.
-		pSame := equalInts(g.profiles, knownPList)
-		fsSame := equalStrings(g.featureSets, knownFSList)
+		pSame := slices.Equal(g.profiles, knownPList)
+		fsSame := slices.Equal(g.featureSets, knownFSList)
 		if !pSame {
 			fsSame = true
 			for _, p := range g.profiles {
-				if !equalStrings(g.featureSets, sortedKeys(knownFSByProfile[p])) {
+				if !slices.Equal(g.featureSets, sortedKeys(knownFSByProfile[p])) {
 					fsSame = false
 				}
 			}
@@ -91,7 +94,7 @@ func decide(records []record, allVersions []int, allFeatureSets []string, hasFea
 			featureSets = nil
 		}
 		// Step 4.4: listing every feature set says nothing.
-		if equalStrings(featureSets, allFeatureSets) {
+		if slices.Equal(featureSets, allFeatureSets) {
 			featureSets = nil
 		}
 		// Step 4.5. Each file's components are computed from the group's
@@ -111,7 +114,7 @@ func decide(records []record, allVersions []int, allFeatureSets []string, hasFea
 			emit(nil, g.profiles, featureSets)
 		case fsSame:
 			for _, p := range g.profiles {
-				emit([]string{ClusterProfiles[p].ShortName}, []int{p}, featureSets)
+				emit([]string{string(clusterProfiles[p])}, []int{p}, featureSets)
 			}
 		case pSame:
 			for _, fs := range g.featureSets {
@@ -120,7 +123,7 @@ func decide(records []record, allVersions []int, allFeatureSets []string, hasFea
 		default:
 			for _, p := range g.profiles {
 				for _, fs := range g.featureSets {
-					emit([]string{ClusterProfiles[p].ShortName, fs}, []int{p}, []string{fs})
+					emit([]string{string(clusterProfiles[p]), fs}, []int{p}, []string{fs})
 				}
 			}
 		}
@@ -156,20 +159,6 @@ func ints(vs []int) string {
 	return strings.Join(s, ",")
 }
 
-// versionRange renders ascending versions as "N", "N-M" (consecutive) or
-// "N,M,..." (otherwise).
-func versionRange(vs []int) string {
-	if len(vs) == 1 {
-		return strconv.Itoa(vs[0])
-	}
-	for i := 1; i < len(vs); i++ {
-		if vs[i] != vs[i-1]+1 {
-			return ints(vs)
-		}
-	}
-	return strconv.Itoa(vs[0]) + "-" + strconv.Itoa(vs[len(vs)-1])
-}
-
 func unionInts(a, b []int) []int {
 	set := map[int]bool{}
 	for _, v := range a {
@@ -190,28 +179,4 @@ func unionStrings(a, b []string) []string {
 		set[v] = true
 	}
 	return sortedKeys(set)
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -16,8 +16,8 @@
 // warning. A version directory without a featuregated directory is left
 // alone entirely.
 //
-// The payload FeatureGate manifests, read by the caller into
-// FeatureGateFile values, give the tuples: every known major version, both
+// The payload FeatureGate manifests, read by the caller with
+// features/payload (the one model of a payload directory), give the tuples: every known major version, both
 // cluster profiles, and every feature set of a payload file plus
 // CustomNoUpgrade. A payload file names the gates enabled for its profile,
 // feature set and versions; CustomNoUpgrade enables every gate in every

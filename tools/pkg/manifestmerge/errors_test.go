@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gatedcrd/gatedcrd/features/featuregate"
+	fgpayload "github.com/gatedcrd/gatedcrd/features/payload"
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
 )
 
@@ -184,10 +186,10 @@ func TestPayloadErrors(t *testing.T) {
 
 	t.Run("no versioned file", func(t *testing.T) {
 		legacy := examplePayload()
-		for i := range legacy {
-			legacy[i].Versions = nil
+		for i := range legacy.Manifests {
+			legacy.Manifests[i].Versions = nil
 		}
-		for _, payload := range [][]FeatureGateFile{nil, legacy} {
+		for _, payload := range []*fgpayload.Directory{{Path: "payload"}, legacy} {
 			run := runStage(t, base, disc, payload)
 			want := "no versioned FeatureGate manifests found in payload: stage 3 needs files carrying the release.openshift.io/major-version annotation and a cluster profile annotation"
 			if run.err == nil || run.err.Error() != want {
@@ -196,16 +198,26 @@ func TestPayloadErrors(t *testing.T) {
 		}
 	})
 	t.Run("bad files", func(t *testing.T) {
+		// features/payload never reads such a directory; the stage still
+		// checks one built by hand.
 		payload := examplePayload()
-		unknown := payload[0]
-		unknown.Path = "payload/featureGate-4-SingleNode-Default.yaml"
-		unknown.ProfileAnnotation = "include.release.openshift.io/single-node-developer"
-		dup := payload[1]
-		dup.Path = "payload/featureGate-4-Hypershift-DevPreviewNoUpgrade-copy.yaml"
-		custom := payload[0]
-		custom.Path = "payload/featureGate-4-Hypershift-CustomNoUpgrade.yaml"
-		custom.FeatureSet = "CustomNoUpgrade"
-		run := runStage(t, base, disc, append(payload, unknown, dup, custom))
+		lookup := func(fs featuregate.FeatureSetName) fgpayload.Manifest {
+			m, ok := payload.Lookup(4, featuregate.Hypershift, fs)
+			if !ok {
+				t.Fatalf("no manifest for 4/Hypershift/%s", fs)
+			}
+			return m
+		}
+		unknown := lookup(featuregate.Default)
+		unknown.FileName = "featureGate-4-SingleNode-Default.yaml"
+		unknown.ClusterProfile = featuregate.SingleNode
+		dup := lookup(featuregate.DevPreviewNoUpgrade)
+		dup.FileName = "featureGate-4-Hypershift-DevPreviewNoUpgrade-copy.yaml"
+		custom := lookup(featuregate.Default)
+		custom.FileName = "featureGate-4-Hypershift-CustomNoUpgrade.yaml"
+		custom.FeatureSet = featuregate.CustomNoUpgrade
+		payload.Manifests = append(payload.Manifests, unknown, dup, custom)
+		run := runStage(t, base, disc, payload)
 		if run.err != nil {
 			t.Fatal(run.err)
 		}

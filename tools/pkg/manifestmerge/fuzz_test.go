@@ -36,7 +36,7 @@ func FuzzOverride(f *testing.F) {
 		}
 		tr.WriteFile(filepath.Join(base, "example/v1/manual-override-crd-manifests/widgets.example.openshift.io/Fuzz.yaml"), override)
 		problems := &diag.List{}
-		if _, err := Run(Input{Discovery: disc, Tree: tr, Problems: problems, FeatureGates: payload}); err != nil {
+		if _, err := Run(Input{Discovery: disc, Tree: tr, Problems: problems, Payload: payload}); err != nil {
 			problems.AddError(err)
 		}
 		changes, _, err := tr.Changes()

@@ -1,14 +1,14 @@
 package manifestmerge
 
 import (
-	"encoding/json"
-	"fmt"
-	"os"
 	"path/filepath"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gatedcrd/gatedcrd/features/featuregate"
+	fgpayload "github.com/gatedcrd/gatedcrd/features/payload"
 
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
@@ -23,10 +23,9 @@ var fixedFeatureSets = []string{"Default", "DevPreviewNoUpgrade", "OKD", "TechPr
 // defaultVersions is the default major-version dimension.
 var defaultVersions = []int{4, 5, 6, 7, 8, 9, 10}
 
-const profileAnnotationValue = "false-except-for-the-config-operator"
-
 // gateRule enables a gate in a test payload: in the listed feature sets,
-// for the listed profiles (all when nil) and versions (all when nil).
+// for the listed profiles (indices into clusterProfiles; all when nil) and
+// versions (all when nil).
 type gateRule struct {
 	gate        string
 	featureSets []string
@@ -34,180 +33,90 @@ type gateRule struct {
 	versions    []int
 }
 
-func contains[T comparable](list []T, v T) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
-// testPayload renders payload files in memory: one per profile, fixed
-// feature set and version.
-func testPayload(versions []int, gates []string, rules ...gateRule) []FeatureGateFile {
-	var out []FeatureGateFile
+// payloadTuples answers, for every version, rendered profile and fixed
+// feature set, which of gates the rules enable: what a FeatureGate
+// registry answers, as the payload renderer takes it.
+func payloadTuples(versions []int, gates []string, rules ...gateRule) []featuregate.TupleGates {
+	var out []featuregate.TupleGates
 	for _, v := range versions {
-		for p, prof := range ClusterProfiles {
+		for p, prof := range clusterProfiles {
 			for _, fs := range fixedFeatureSets {
-				f := FeatureGateFile{
-					Path:              fmt.Sprintf("payload/featureGate-%d-%s-%s.yaml", v, prof.ShortName, fs),
-					ProfileAnnotation: prof.Annotation,
-					FeatureSet:        fs,
-					Versions:          []int{v},
-				}
+				tg := featuregate.TupleGates{Tuple: featuregate.Tuple{Version: v, ClusterProfile: prof, FeatureSet: featuregate.FeatureSetName(fs)},
+					GateLists: featuregate.GateLists{Enabled: []featuregate.FeatureGateName{}, Disabled: []featuregate.FeatureGateName{}}}
 				for _, g := range gates {
-					on := false
-					for _, r := range rules {
-						if r.gate == g && contains(r.featureSets, fs) &&
-							(r.profiles == nil || contains(r.profiles, p)) &&
-							(r.versions == nil || contains(r.versions, v)) {
-							on = true
-						}
-					}
+					on := slices.ContainsFunc(rules, func(r gateRule) bool {
+						return r.gate == g && slices.Contains(r.featureSets, fs) &&
+							(r.profiles == nil || slices.Contains(r.profiles, p)) &&
+							(r.versions == nil || slices.Contains(r.versions, v))
+					})
 					if on {
-						f.Enabled = append(f.Enabled, g)
+						tg.Enabled = append(tg.Enabled, featuregate.FeatureGateName(g))
 					} else {
-						f.Disabled = append(f.Disabled, g)
+						tg.Disabled = append(tg.Disabled, featuregate.FeatureGateName(g))
 					}
 				}
-				out = append(out, f)
+				out = append(out, tg)
 			}
 		}
 	}
 	return out
 }
 
-// examplePayload is the payload of SPEC §7: Example on in
-// TechPreviewNoUpgrade and DevPreviewNoUpgrade, Example2 only in
-// DevPreviewNoUpgrade, both profiles, versions 4..10.
-func examplePayload() []FeatureGateFile {
-	return testPayload(defaultVersions, []string{"Example", "Example2"},
-		gateRule{gate: "Example", featureSets: []string{"TechPreviewNoUpgrade", "DevPreviewNoUpgrade"}},
-		gateRule{gate: "Example2", featureSets: []string{"DevPreviewNoUpgrade"}})
-}
-
-// renderPayloadFiles renders FeatureGate files the way the payload
-// renderer does (SPEC §2.5), grouping all versions of a profile and
-// feature set into one file. The files map receives relative path →
-// content below dir.
-func renderPayloadFiles(files map[string]string, dir string, in []FeatureGateFile) {
-	type slot struct{ profile, fs string }
-	merged := map[slot]*FeatureGateFile{}
-	var order []slot
-	for i := range in {
-		s := slot{in[i].ProfileAnnotation, in[i].FeatureSet}
-		if m := merged[s]; m != nil {
-			m.Versions = append(m.Versions, in[i].Versions...)
-			continue
-		}
-		c := in[i]
-		c.Versions = append([]int(nil), c.Versions...)
-		merged[s] = &c
-		order = append(order, s)
-	}
-	for _, s := range order {
-		f := merged[s]
-		short := ClusterProfiles[profileIndex(f.ProfileAnnotation)].ShortName
-		var vs []string
-		for _, v := range f.Versions {
-			vs = append(vs, strconv.Itoa(v))
-		}
-		spec := map[string]any{}
-		if f.FeatureSet != "Default" {
-			spec["featureSet"] = f.FeatureSet
-		}
-		names := func(gs []string) []any {
-			out := []any{}
-			for _, g := range gs {
-				out = append(out, map[string]any{"name": g})
-			}
-			return out
-		}
-		obj := map[string]any{
-			"apiVersion": "config.openshift.io/v1",
-			"kind":       "FeatureGate",
-			"metadata": map[string]any{
-				"annotations": map[string]any{
-					f.ProfileAnnotation:             profileAnnotationValue,
-					manifest.FeatureSetAnnotation:   f.FeatureSet,
-					manifest.MajorVersionAnnotation: strings.Join(vs, ","),
-				},
-				"name": "cluster",
-			},
-			"spec": spec,
-			"status": map[string]any{"featureGates": []any{map[string]any{
-				"enabled": names(f.Enabled), "disabled": names(f.Disabled), "version": "",
-			}}},
-		}
-		data, err := json.MarshalIndent(obj, "", "    ")
+// testPayload renders payload files with the real renderer, one file per
+// profile, fixed feature set and version, and reads them back with the
+// real reader, as the directory "payload".
+func testPayload(versions []int, gates []string, rules ...gateRule) *fgpayload.Directory {
+	var files []fgpayload.File
+	for _, v := range versions {
+		rendered, err := fgpayload.Render(payloadTuples([]int{v}, gates, rules...), "")
 		if err != nil {
 			panic(err)
 		}
-		name := fmt.Sprintf("featureGate-%s-%s-%s.yaml", versionRange(f.Versions), short, f.FeatureSet)
-		files[dir+"/"+name] = string(data) + "\n"
+		files = append(files, rendered...)
+	}
+	d, err := fgpayload.ReadFiles(files)
+	if err != nil {
+		panic(err)
+	}
+	d.Path = "payload"
+	return d
+}
+
+// exampleGates are the gates of SPEC §7: Example on in
+// TechPreviewNoUpgrade and DevPreviewNoUpgrade, Example2 only in
+// DevPreviewNoUpgrade, both profiles, versions 4..10.
+var exampleGates, exampleRules = []string{"Example", "Example2"}, []gateRule{
+	{gate: "Example", featureSets: []string{"TechPreviewNoUpgrade", "DevPreviewNoUpgrade"}},
+	{gate: "Example2", featureSets: []string{"DevPreviewNoUpgrade"}},
+}
+
+// examplePayload is the payload of SPEC §7.
+func examplePayload() *fgpayload.Directory {
+	return testPayload(defaultVersions, exampleGates, exampleRules...)
+}
+
+// renderPayloadFiles renders the payload of SPEC §7 as the payload
+// renderer writes a directory (all versions of a profile and feature set
+// in one file). The files map receives relative path → content below dir.
+func renderPayloadFiles(files map[string]string, dir string) {
+	rendered, err := fgpayload.Render(payloadTuples(defaultVersions, exampleGates, exampleRules...), "")
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range rendered {
+		files[dir+"/"+f.Name] = string(f.Data)
 	}
 }
 
-// loadPayloadDir is a test-only reader of a payload FeatureGate directory
-// (the real one belongs to the caller of the stage).
-func loadPayloadDir(t testing.TB, dir string) []FeatureGateFile {
+// loadPayloadDir reads a payload FeatureGate directory with the real
+// reader (the caller of the stage reads it the same way).
+func loadPayloadDir(t testing.TB, dir string) *fgpayload.Directory {
 	t.Helper()
-	entries, err := os.ReadDir(dir)
+	d, err := fgpayload.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []FeatureGateFile
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".yaml") {
-			continue
-		}
-		p := filepath.Join(dir, e.Name())
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		obj, err := manifest.Parse(data)
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		f := FeatureGateFile{Path: p}
-		ann := annotationsOf(obj)
-		for k, v := range ann {
-			if v == profileAnnotationValue {
-				f.ProfileAnnotation = k
-			}
-		}
-		if raw, ok := ann[manifest.MajorVersionAnnotation].(string); ok {
-			for _, s := range strings.Split(raw, ",") {
-				v, err := strconv.Atoi(s)
-				if err != nil {
-					t.Fatalf("%s: %v", p, err)
-				}
-				f.Versions = append(f.Versions, v)
-			}
-		}
-		spec, _ := obj["spec"].(map[string]any)
-		f.FeatureSet, _ = spec["featureSet"].(string)
-		status, _ := obj["status"].(map[string]any)
-		gates, _ := status["featureGates"].([]any)
-		if len(gates) > 0 {
-			entry, _ := gates[0].(map[string]any)
-			for _, field := range []string{"enabled", "disabled"} {
-				list, _ := entry[field].([]any)
-				for _, item := range list {
-					name, _ := item.(map[string]any)["name"].(string)
-					if field == "enabled" {
-						f.Enabled = append(f.Enabled, name)
-					} else {
-						f.Disabled = append(f.Disabled, name)
-					}
-				}
-			}
-		}
-		out = append(out, f)
-	}
-	return out
+	return d
 }
 
 // discoveryFor describes a fixture tree: groupDir → API group name and
@@ -250,11 +159,11 @@ type stageRun struct {
 
 // runStage runs the stage on base and commits the tree unless the run
 // failed or reported errors.
-func runStage(t testing.TB, base string, disc *discovery.Result, payload []FeatureGateFile) stageRun {
+func runStage(t testing.TB, base string, disc *discovery.Result, payload *fgpayload.Directory) stageRun {
 	t.Helper()
 	tr := tree.New()
 	problems := &diag.List{}
-	res, err := Run(Input{Discovery: disc, Tree: tr, Problems: problems, FeatureGates: payload, FeatureGateDir: "payload"})
+	res, err := Run(Input{Discovery: disc, Tree: tr, Problems: problems, Payload: payload})
 	run := stageRun{base: base, result: res, err: err, problems: problems, tree: tr}
 	if err == nil && !problems.HasErrors() {
 		if _, cerr := tr.Commit(); cerr != nil {
@@ -265,7 +174,7 @@ func runStage(t testing.TB, base string, disc *discovery.Result, payload []Featu
 }
 
 // mustRun runs the stage and fails the test on any error.
-func mustRun(t testing.TB, base string, disc *discovery.Result, payload []FeatureGateFile) stageRun {
+func mustRun(t testing.TB, base string, disc *discovery.Result, payload *fgpayload.Directory) stageRun {
 	t.Helper()
 	run := runStage(t, base, disc, payload)
 	if run.err != nil {
@@ -354,7 +263,7 @@ const (
 
 // goldenCase runs the stage on files and compares the output directory of
 // example/v1 with testdata/golden/<name>.
-func goldenCase(t *testing.T, name string, files map[string]string, payload []FeatureGateFile) stageRun {
+func goldenCase(t *testing.T, name string, files map[string]string, payload *fgpayload.Directory) stageRun {
 	t.Helper()
 	base := testtree.Write(t, files)
 	run := mustRun(t, base, discoveryFor(base, exampleGroup), payload)

@@ -45,7 +45,7 @@ func referenceFixture(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	renderPayloadFiles(files, "payload", examplePayload())
+	renderPayloadFiles(files, "payload")
 	return testtree.Write(t, files)
 }
 
@@ -81,8 +81,8 @@ func TestReferenceOutputsByteForByte(t *testing.T) {
 	requireReference(t)
 	base := referenceFixture(t)
 	payload := loadPayloadDir(t, filepath.Join(base, "payload"))
-	if len(payload) != 8 {
-		t.Fatalf("fixture payload has %d files, want 2 profiles x 4 feature sets", len(payload))
+	if len(payload.Manifests) != 8 {
+		t.Fatalf("fixture payload has %d files, want 2 profiles x 4 feature sets", len(payload.Manifests))
 	}
 	run := mustRun(t, base, discoveryFor(base, referenceGroup), payload)
 	assertReferenceOutputs(t, base)
@@ -125,7 +125,7 @@ func TestReferenceVerifyIsClean(t *testing.T) {
 	mustRun(t, base, disc, examplePayload())
 	tr := tree.New()
 	problems := &diag.List{}
-	if _, err := Run(Input{Discovery: disc, Tree: tr, Problems: problems, FeatureGates: examplePayload()}); err != nil || problems.HasErrors() {
+	if _, err := Run(Input{Discovery: disc, Tree: tr, Problems: problems, Payload: examplePayload()}); err != nil || problems.HasErrors() {
 		t.Fatalf("second run: %v %v", err, problems.Err())
 	}
 	changes, _, err := tr.Changes()

@@ -11,6 +11,8 @@ import (
 
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
+	fgpayload "github.com/gatedcrd/gatedcrd/features/payload"
+
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
@@ -28,11 +30,10 @@ type Input struct {
 	// Problems receives every problem found in the inputs. When nil, Run
 	// returns the errors it would have recorded as its error.
 	Problems *diag.List
-	// FeatureGates are the payload FeatureGate manifests (SPEC §2.5).
-	FeatureGates []FeatureGateFile
-	// FeatureGateDir names the payload directory in messages. Optional: by
-	// default the directory of the first FeatureGate file.
-	FeatureGateDir string
+	// Payload is the payload FeatureGate directory (SPEC §2.5), as
+	// features/payload read it; its Path names it in messages. Without a
+	// versioned manifest in it the stage fails.
+	Payload *fgpayload.Directory
 }
 
 // Result says what the stage did, for progress output.
@@ -118,18 +119,14 @@ func Run(in Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir := in.FeatureGateDir
-	if dir == "" {
-		dir = payloadDir(in.FeatureGates)
-	}
-	pl, err := readPayload(in.FeatureGates, dir, problems)
+	pl, err := readPayload(in.Payload, problems)
 	if err != nil {
 		return nil, err
 	}
 	reader := &inputReader{tree: in.Tree, base: in.Discovery.BaseDir, crdType: crdType, knownGates: map[string]bool{}}
-	for _, f := range in.FeatureGates {
-		for _, g := range append(append([]string(nil), f.Enabled...), f.Disabled...) {
-			reader.knownGates[g] = true
+	if in.Payload != nil {
+		for _, g := range in.Payload.Gates() {
+			reader.knownGates[string(g)] = true
 		}
 	}
 
@@ -395,7 +392,7 @@ func annotate(obj map[string]any, f outputFile) {
 		delete(ann, manifest.FeatureGatePassThrough)
 	}
 	for _, p := range f.profiles {
-		ann[ClusterProfiles[p].Annotation] = "true"
+		ann[clusterProfiles[p].AnnotationKey()] = "true"
 	}
 	if len(f.versions) > 0 {
 		ann[manifest.MajorVersionAnnotation] = ints(f.versions)

@@ -55,7 +55,7 @@ func TestFailedVersionDirectoryIsLeftAlone(t *testing.T) {
 	group := fixtureGroup{dir: "example", name: "example.openshift.io", versions: []string{"v1", "v2"}}
 	tr := tree.New()
 	problems := &diag.List{}
-	res, err := Run(Input{Discovery: discoveryFor(base, group), Tree: tr, Problems: problems, FeatureGates: examplePayload()})
+	res, err := Run(Input{Discovery: discoveryFor(base, group), Tree: tr, Problems: problems, Payload: examplePayload()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestReadsThroughTheTree(t *testing.T) {
 	tr := tree.New()
 	tr.WriteFile(filepath.Join(base, widgetsGated, "AAA_ungated.yaml"), []byte(ungatedWidget))
 	problems := &diag.List{}
-	if _, err := Run(Input{Discovery: discoveryFor(base, exampleGroup), Tree: tr, Problems: problems, FeatureGates: examplePayload()}); err != nil || problems.HasErrors() {
+	if _, err := Run(Input{Discovery: discoveryFor(base, exampleGroup), Tree: tr, Problems: problems, Payload: examplePayload()}); err != nil || problems.HasErrors() {
 		t.Fatalf("Run: %v %v", err, problems.Err())
 	}
 	if _, err := os.Stat(filepath.Join(base, widgetsOutputs)); err == nil {
@@ -153,7 +153,8 @@ func TestDeterministic(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		base := referenceFixture(t)
 		payload := examplePayload()
-		rand.New(rand.NewSource(int64(i))).Shuffle(len(payload), func(a, b int) { payload[a], payload[b] = payload[b], payload[a] })
+		m := payload.Manifests
+		rand.New(rand.NewSource(int64(i))).Shuffle(len(m), func(a, b int) { m[a], m[b] = m[b], m[a] })
 		mustRun(t, base, discoveryFor(base, referenceGroup), payload)
 		snap := testtree.Snapshot(t, filepath.Join(base, "example"))
 		if first == nil {
@@ -174,7 +175,7 @@ func TestDeterministic(t *testing.T) {
 // TestRunWithoutProblemsList returns input errors as the error result.
 func TestRunWithoutProblemsList(t *testing.T) {
 	base := testtree.Write(t, map[string]string{widgetsGated + "Broken.yaml": "kind: [\n"})
-	_, err := Run(Input{Discovery: discoveryFor(base, exampleGroup), Tree: tree.New(), FeatureGates: examplePayload()})
+	_, err := Run(Input{Discovery: discoveryFor(base, exampleGroup), Tree: tree.New(), Payload: examplePayload()})
 	if err == nil || !strings.Contains(err.Error(), "Broken.yaml:1: invalid YAML") {
 		t.Errorf("error = %v", err)
 	}

@@ -3,67 +3,41 @@ package manifestmerge
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 
+	"github.com/gatedcrd/gatedcrd/features/featuregate"
+	fgpayload "github.com/gatedcrd/gatedcrd/features/payload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 )
 
-// FeatureGateFile is one rendered payload FeatureGate manifest
-// (payload-manifests/featuregates/*.yaml, SPEC §2.5), as the caller read it.
-type FeatureGateFile struct {
-	// Path names the file in diagnostics.
-	Path string
-	// ProfileAnnotation is the annotation key whose value is
-	// "false-except-for-the-config-operator", e.g.
-	// "include.release.openshift.io/ibm-cloud-managed". A file without one
-	// is ignored.
-	ProfileAnnotation string
-	// FeatureSet is spec.featureSet, with "Default" for the empty string
-	// (the empty string is accepted and means "Default" too).
-	FeatureSet string
-	// Versions are the major versions of the
-	// release.openshift.io/major-version annotation. A file without them
-	// (the legacy unversioned format) is ignored.
-	Versions []int
-	// Enabled and Disabled are the gate names of status.featureGates[0].
-	Enabled, Disabled []string
-}
-
 // Feature-set names the stage treats specially.
 const (
-	featureSetDefault = "Default"
-	featureSetCustom  = "CustomNoUpgrade"
+	featureSetDefault = string(featuregate.Default)
+	featureSetCustom  = string(featuregate.CustomNoUpgrade)
 )
 
-// ClusterProfile is a profile the stage produces CRDs for.
-type ClusterProfile struct {
-	// Annotation is the include.release.openshift.io/ key naming the profile.
-	Annotation string
-	// ShortName appears in output file names.
-	ShortName string
-}
+// clusterProfiles are the profiles of every tuple, in tuple order
+// (SPEC §5.2): the profiles the FeatureGate registry renders. A tuple or a
+// manifest refers to a profile by its index here.
+var clusterProfiles = featuregate.ClusterProfiles()
 
-// ClusterProfiles are the profiles of every tuple, in tuple order
-// (SPEC §5.2).
-var ClusterProfiles = []ClusterProfile{
-	{Annotation: "include.release.openshift.io/ibm-cloud-managed", ShortName: "Hypershift"},
-	{Annotation: "include.release.openshift.io/self-managed-high-availability", ShortName: "SelfManagedHA"},
-}
-
-func profileIndex(annotation string) int {
-	for i, p := range ClusterProfiles {
-		if p.Annotation == annotation {
-			return i
-		}
+// profileIndex returns the index in clusterProfiles of the profile whose
+// include.release.openshift.io/ annotation key is key, or -1.
+func profileIndex(key string) int {
+	p, ok := featuregate.ClusterProfileForAnnotationKey(key)
+	if !ok {
+		return -1
 	}
-	return -1
+	return slices.Index(clusterProfiles, p)
 }
 
 // tuple is one (major version, profile, feature set) combination for which
 // a candidate CRD is computed.
 type tuple struct {
 	version    int
-	profile    int // index into ClusterProfiles
+	profile    int // index into clusterProfiles
 	featureSet string
 	// enabled is the set of gates on in the tuple; nil for CustomNoUpgrade,
 	// where every gate counts as on and the version is not checked.
@@ -73,7 +47,7 @@ type tuple struct {
 func (t tuple) custom() bool { return t.enabled == nil }
 
 func (t tuple) String() string {
-	return fmt.Sprintf("%s/%s/%d", ClusterProfiles[t.profile].ShortName, t.featureSet, t.version)
+	return fmt.Sprintf("%s/%s/%d", clusterProfiles[t.profile], t.featureSet, t.version)
 }
 
 // payload is what the stage derives from the FeatureGate files: the tuple
@@ -87,68 +61,81 @@ type payload struct {
 	tuples      []tuple
 }
 
-// readPayload computes the tuples of SPEC §5.2 from the payload files.
-// dir names the payload directory in the error about it having no
-// versioned file. Problems with single files are added to problems.
-func readPayload(files []FeatureGateFile, dir string, problems *diag.List) (*payload, error) {
+// readPayload computes the tuples of SPEC §5.2 from the payload directory
+// (nil reads as empty). A Directory from fgpayload.ReadDir is already
+// consistent; a hand-built one may not be, so problems with single
+// manifests are still added to problems.
+func readPayload(d *fgpayload.Directory, problems *diag.List) (*payload, error) {
 	type slot struct {
 		profile    int
 		featureSet string
 		version    int
 	}
-	bySlot := map[slot]*FeatureGateFile{}
+	dir := "the payload FeatureGate directory"
+	var manifests []fgpayload.Manifest
+	if d != nil {
+		manifests = d.Manifests
+		if d.Path != "" {
+			dir = d.Path
+		}
+	}
+	bySlot := map[slot]*fgpayload.Manifest{}
+	pathOf := func(m *fgpayload.Manifest) string {
+		if d.Path == "" {
+			return m.FileName
+		}
+		return filepath.Join(d.Path, m.FileName)
+	}
 	versions := map[int]bool{}
 	featureSets := map[string]bool{featureSetCustom: true}
-	for i := range files {
-		f := &files[i]
-		if f.ProfileAnnotation == "" || len(f.Versions) == 0 {
+	for i := range manifests {
+		m := &manifests[i]
+		if m.ClusterProfile == "" || len(m.Versions) == 0 {
 			continue
 		}
-		p := profileIndex(f.ProfileAnnotation)
+		p := slices.Index(clusterProfiles, m.ClusterProfile)
 		if p < 0 {
-			problems.Add(diag.Errorf(f.Path, 0, f.ProfileAnnotation, "unknown cluster profile; known profiles are %s", knownProfiles()))
+			subject := m.ClusterProfile.AnnotationKey()
+			if subject == "" {
+				subject = string(m.ClusterProfile)
+			}
+			problems.Add(diag.Errorf(pathOf(m), 0, subject, "unknown cluster profile; known profiles are %s", knownProfiles()))
 			continue
 		}
-		fs := f.FeatureSet
-		if fs == "" {
-			fs = featureSetDefault
-		}
+		fs := string(featuregate.FeatureSetFromSpec(string(m.FeatureSet)))
 		if fs == featureSetCustom {
-			problems.Add(diag.Errorf(f.Path, 0, "spec.featureSet", "%s FeatureGate manifests are not rendered: that feature set selects every partial manifest", featureSetCustom))
+			problems.Add(diag.Errorf(pathOf(m), 0, "spec.featureSet", "%s FeatureGate manifests are not rendered: that feature set selects every partial manifest", featureSetCustom))
 			continue
 		}
 		featureSets[fs] = true
-		for _, v := range f.Versions {
+		for _, v := range m.Versions {
 			s := slot{p, fs, v}
 			if other, dup := bySlot[s]; dup {
-				problems.Add(diag.Errorf(f.Path, 0, "", "describes %s %s version %d, like %s", ClusterProfiles[p].ShortName, fs, v, other.Path))
+				problems.Add(diag.Errorf(pathOf(m), 0, "", "describes %s %s version %d, like %s", clusterProfiles[p], fs, v, pathOf(other)))
 				continue
 			}
-			bySlot[s] = f
+			bySlot[s] = m
 			versions[v] = true
 		}
 	}
 	if len(versions) == 0 {
-		if dir == "" {
-			dir = "the payload FeatureGate directory"
-		}
 		return nil, fmt.Errorf("no versioned FeatureGate manifests found in %s: stage 3 needs files carrying the release.openshift.io/major-version annotation and a cluster profile annotation", dir)
 	}
 	pl := &payload{versions: sortedInts(versions), featureSets: sortedKeys(featureSets)}
 	for _, v := range pl.versions {
-		for p := range ClusterProfiles {
+		for p := range clusterProfiles {
 			for _, fs := range pl.featureSets {
 				if fs == featureSetCustom {
 					pl.tuples = append(pl.tuples, tuple{version: v, profile: p, featureSet: fs})
 					continue
 				}
-				f := bySlot[slot{p, fs, v}]
-				if f == nil {
+				m := bySlot[slot{p, fs, v}]
+				if m == nil {
 					continue
 				}
-				enabled := make(map[string]bool, len(f.Enabled))
-				for _, g := range f.Enabled {
-					enabled[g] = true
+				enabled := make(map[string]bool, len(m.Enabled))
+				for _, g := range m.Enabled {
+					enabled[string(g)] = true
 				}
 				pl.tuples = append(pl.tuples, tuple{version: v, profile: p, featureSet: fs, enabled: enabled})
 			}
@@ -157,23 +144,12 @@ func readPayload(files []FeatureGateFile, dir string, problems *diag.List) (*pay
 	return pl, nil
 }
 
-// payloadDir guesses the payload directory from the files for messages.
-func payloadDir(files []FeatureGateFile) string {
-	if len(files) == 0 || files[0].Path == "" {
-		return ""
-	}
-	return filepath.Dir(files[0].Path)
-}
-
 func knownProfiles() string {
-	s := ""
-	for i, p := range ClusterProfiles {
-		if i > 0 {
-			s += ", "
-		}
-		s += p.Annotation
+	keys := make([]string, len(clusterProfiles))
+	for i, p := range clusterProfiles {
+		keys[i] = p.AnnotationKey()
 	}
-	return s
+	return strings.Join(keys, ", ")
 }
 
 // pertinent reports whether m takes part in the merge for t (SPEC §5.3,

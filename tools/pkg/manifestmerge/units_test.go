@@ -41,22 +41,6 @@ func TestFilePattern(t *testing.T) {
 	}
 }
 
-func TestVersionRange(t *testing.T) {
-	for _, c := range []struct {
-		in   []int
-		want string
-	}{
-		{[]int{5}, "5"},
-		{[]int{4, 5, 6}, "4-6"},
-		{[]int{4, 6}, "4,6"},
-		{[]int{4, 7, 8}, "4,7,8"},
-	} {
-		if got := versionRange(c.in); got != c.want {
-			t.Errorf("versionRange(%v) = %s, want %s", c.in, got, c.want)
-		}
-	}
-}
-
 // TestPertinence covers SPEC §5.3 with the "version is in the list"
 // reading of the major-version annotation.
 func TestPertinence(t *testing.T) {

@@ -72,4 +72,11 @@ func TestErrors(t *testing.T) {
 		}
 	}
 	golden(t, "errors-result.txt", renderResult(f.base, res))
+
+	// Without a Problems list Run returns the same errors as its error,
+	// like every stage.
+	_, err = Run(Input{Discovery: f.disc, Universe: f.u, Tree: tree.New()})
+	if want := probs.Err(); err == nil || err.Error() != want.Error() {
+		t.Errorf("Run without Problems returned %v, want the listed errors", err)
+	}
 }

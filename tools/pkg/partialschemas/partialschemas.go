@@ -171,7 +171,8 @@ type run struct {
 	t        *tree.Tree
 	base     string
 	fset     *token.FileSet
-	global   *diag.List
+	// problems receives what the run finds. A CRD's problems go to a list
+	// of its own first (see crdWithOwnProblems).
 	problems *diag.List
 	indexes  map[*loader.Package]*pkgIndex
 	strict   bool
@@ -179,21 +180,25 @@ type run struct {
 
 // Run executes stage 1 for every version of every group in in.Discovery
 // whose group does not disable emptyPartialSchema. Problems in the input
-// go to in.Problems; the returned error is reserved for a run that cannot
-// start (missing input).
+// go to in.Problems; when that is nil, Run collects them itself and
+// returns its errors as the error result, like every stage. Otherwise the
+// returned error is reserved for a run that cannot start (missing input).
 func Run(in Input) (*Result, error) {
-	if in.Discovery == nil || in.Universe == nil || in.Tree == nil || in.Problems == nil {
-		return nil, errors.New("partialschemas.Run: Discovery, Universe, Tree and Problems are all required")
+	if in.Discovery == nil || in.Universe == nil || in.Tree == nil {
+		return nil, errors.New("partialschemas.Run: Discovery, Universe and Tree are required")
+	}
+	list := in.Problems
+	if list == nil {
+		list = &diag.List{}
 	}
 	r := &run{
-		u:       in.Universe,
-		t:       in.Tree,
-		base:    in.Discovery.BaseDir,
-		global:  in.Problems,
-		strict:  in.Strict,
-		indexes: map[*loader.Package]*pkgIndex{},
+		u:        in.Universe,
+		t:        in.Tree,
+		base:     in.Discovery.BaseDir,
+		problems: list,
+		strict:   in.Strict,
+		indexes:  map[*loader.Package]*pkgIndex{},
 	}
-	r.problems = r.global
 	res := &Result{}
 	for _, g := range in.Discovery.Groups {
 		for _, v := range g.Versions {
@@ -208,6 +213,9 @@ func Run(in Input) (*Result, error) {
 			}
 			res.Versions = append(res.Versions, vr)
 		}
+	}
+	if in.Problems == nil {
+		return res, list.Err()
 	}
 	return res, nil
 }
@@ -284,7 +292,7 @@ func (r *run) version(g *discovery.Group, v *discovery.Version) (*VersionResult,
 		SummaryFile:  filepath.Join(v.Dir, SummaryFileName),
 	}
 	for _, spec := range roots {
-		vr.CRDs = append(vr.CRDs, r.crd(vr, idx, spec))
+		vr.CRDs = append(vr.CRDs, r.crdWithOwnProblems(vr, idx, spec))
 	}
 	sort.SliceStable(vr.CRDs, func(i, j int) bool { return vr.CRDs[i].Kind < vr.CRDs[j].Kind })
 	r.checkDuplicateNames(vr)

@@ -119,11 +119,6 @@ func (r *run) withoutListTypes(idx *pkgIndex, roots []*ast.TypeSpec) []*ast.Type
 // returns the CRD. Problems found are reported; any error marks the CRD
 // failed.
 func (r *run) crd(vr *VersionResult, idx *pkgIndex, spec *ast.TypeSpec) *CRD {
-	global := r.problems
-	local := &diag.List{}
-	r.problems = local
-	defer func() { r.problems = global }()
-
 	file, line := r.position(spec.Name.Pos())
 	kind := spec.Name.Name
 	crd := &CRD{
@@ -285,8 +280,18 @@ func (r *run) crd(vr *VersionResult, idx *pkgIndex, spec *ast.TypeSpec) *CRD {
 			})
 		}
 	}
-	crd.Failed = local.HasErrors() || w.failed || crd.Name == ""
-	global.Add(local.Items()...)
+	crd.Failed = r.problems.HasErrors() || w.failed || crd.Name == ""
+	return crd
+}
+
+// crdWithOwnProblems runs crd on a copy of r whose problems list holds the
+// CRD's problems only, so that an error of one CRD fails that CRD and not
+// its siblings, and then adds them to r's list.
+func (r *run) crdWithOwnProblems(vr *VersionResult, idx *pkgIndex, spec *ast.TypeSpec) *CRD {
+	own := *r
+	own.problems = &diag.List{}
+	crd := own.crd(vr, idx, spec)
+	r.problems.Add(own.problems.Items()...)
 	return crd
 }
 

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
@@ -88,7 +87,7 @@ func TestSameIgnoringSchema(t *testing.T) {
 }
 
 func TestRunRequiresInput(t *testing.T) {
-	if _, err := Run(Input{Tree: tree.New(), Problems: &diag.List{}}); err == nil {
+	if _, err := Run(Input{Tree: tree.New()}); err == nil {
 		t.Fatal("Run without Discovery and Universe succeeded")
 	}
 }

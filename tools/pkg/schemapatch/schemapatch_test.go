@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/gatedcrd/gatedcrd/tools/internal/testload"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
@@ -287,10 +286,9 @@ func TestOneLoadWhateverTheGateSets(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			base := prepare(t, "gates")
 			c.edit(t, base)
-			before := goload.LoadCount()
 			l := load(t, base)
 			res, _ := l.mustRun(t)
-			if got := goload.LoadCount() - before; got != 1 {
+			if got := l.universe.Loads(); got != 1 {
 				t.Errorf("package loads = %d, want 1", got)
 			}
 			if res.GateSets != c.gateSets {
