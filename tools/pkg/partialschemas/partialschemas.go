@@ -167,10 +167,10 @@ func FileName(entry string) string {
 
 // run is the state of one stage 1 run.
 type run struct {
-	u        *goload.Universe
-	t        *tree.Tree
-	base     string
-	fset     *token.FileSet
+	u    *goload.Universe
+	t    *tree.Tree
+	base string
+	fset *token.FileSet
 	// problems receives what the run finds. A CRD's problems go to a list
 	// of its own first (see crdWithOwnProblems).
 	problems *diag.List
