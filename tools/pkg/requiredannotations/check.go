@@ -12,8 +12,8 @@ import (
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/manifestmerge"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifestmerge"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
