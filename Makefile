@@ -13,7 +13,7 @@ CODEGEN_FLAGS := --base-dir . $(if $(API_GROUP_VERSIONS),--api-group-versions $(
 .PHONY: all update verify test bench build \
 	update-deepcopy update-payload-featuregates update-codegen-crds \
 	verify-payload-featuregates verify-codegen-crds verify-gofmt verify-test-suites update-test-suite-stubs \
-	update-payload-crds verify-payload-crds \
+	update-payload-crds verify-payload-crds update-compatibility verify-compatibility \
 	test-root test-tools test-apitest fuzz $(CODEGEN) $(CONTROLLER_GEN)
 
 all: update
@@ -28,7 +28,12 @@ $(CONTROLLER_GEN):
 	$(GO) -C tools build -o $(CONTROLLER_GEN) sigs.k8s.io/controller-tools/cmd/controller-gen
 
 ## update: regenerate everything (deepcopy, payload FeatureGates, features.md, CRD manifests)
-update: update-deepcopy update-codegen-crds
+update: update-deepcopy update-compatibility update-codegen-crds
+
+## update-compatibility: the "Compatibility level N" line of every type embedding TypeMeta
+## (crd-manifests also does it when .gatedcrd.yaml enables compatibility)
+update-compatibility: $(CODEGEN)
+	$(CODEGEN) compatibility $(CODEGEN_FLAGS)
 
 update-deepcopy: $(CONTROLLER_GEN)
 	hack/update-deepcopy.sh $(CONTROLLER_GEN)
@@ -47,7 +52,7 @@ update-payload-crds: $(CODEGEN)
 	$(CODEGEN) payload-crds --base-dir .
 
 ## verify: fail if any generated file is stale; writes nothing
-verify: verify-gofmt verify-payload-featuregates verify-codegen-crds verify-test-suites verify-payload-crds
+verify: verify-gofmt verify-payload-featuregates verify-compatibility verify-codegen-crds verify-test-suites verify-payload-crds
 
 verify-gofmt:
 	hack/verify-gofmt.sh
@@ -57,6 +62,9 @@ verify-payload-featuregates:
 
 verify-codegen-crds: $(CODEGEN)
 	$(CODEGEN) crd-manifests --verify $(CODEGEN_FLAGS)
+
+verify-compatibility: $(CODEGEN)
+	$(CODEGEN) compatibility --verify $(CODEGEN_FLAGS)
 
 ## verify-payload-crds: payload-manifests/crds/ holds exactly the selected, current copies
 verify-payload-crds: $(CODEGEN)

@@ -30,6 +30,21 @@ type Config struct {
 	// RequiredAnnotations lists annotations every final CRD manifest of
 	// some API groups must carry.
 	RequiredAnnotations RequiredAnnotations
+
+	// Compatibility configures the compatibility level comments.
+	Compatibility Compatibility
+}
+
+// Compatibility is the compatibility section.
+type Compatibility struct {
+	// Enabled makes crd-manifests maintain the compatibility level lines
+	// of the Go doc comments before generating schemas (codegen
+	// compatibility always does).
+	Enabled bool
+	// Exceptions select GA types ("<package dir>.<Type>", e.g.
+	// "security/v1.RangeAllocation", globs allowed) that may use level 2
+	// or 4 instead of 1.
+	Exceptions []Pattern
 }
 
 // KubeVersion is a Kubernetes "<major>.<minor>" release.

@@ -34,6 +34,10 @@ payloadCRDs:
 requiredAnnotations:
   groupSuffix: .example.com
   annotations: [approved.example.com, owner.example.com]
+compatibility:
+  enabled: true
+  exceptions:
+  - security/v1.RangeAllocation
 `
 	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -51,6 +55,7 @@ requiredAnnotations:
 			Exclude: []Pattern{{Glob: "example/v1alpha1/zz_generated.crd-manifests/*.crd.yaml", Line: 8}},
 		},
 		RequiredAnnotations: RequiredAnnotations{GroupSuffix: ".example.com", Annotations: []string{"approved.example.com", "owner.example.com"}},
+		Compatibility:       Compatibility{Enabled: true, Exceptions: []Pattern{{Glob: "security/v1.RangeAllocation", Line: 15}}},
 	}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got\n%+v\nwant\n%+v", cfg, want)
@@ -80,7 +85,7 @@ func TestParseEmptyAndNullValuesKeepDefaults(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ name, src, want string }{
-		{"unknown key", "kubeversion: \"1.32\"\n", `c.yaml:1: kubeversion: unknown key; known keys are kubeVersion, payloadCRDs, requiredAnnotations`},
+		{"unknown key", "kubeversion: \"1.32\"\n", `c.yaml:1: kubeversion: unknown key; known keys are compatibility, kubeVersion, payloadCRDs, requiredAnnotations`},
 		{"repeated key", "kubeVersion: \"1.32\"\nkubeVersion: \"1.33\"\n", `c.yaml:2: kubeVersion: is given twice (first on line 1)`},
 		{"repeated nested key", "payloadCRDs:\n  include: []\n  include: []\n", `c.yaml:3: payloadCRDs.include: is given twice (first on line 2)`},
 		{"unknown nested key", "payloadCRDs:\n  includes: []\n", `c.yaml:2: payloadCRDs.includes: unknown key; payloadCRDs accepts directory, exclude, include`},
@@ -95,7 +100,9 @@ func TestParseErrors(t *testing.T) {
 		{"directory outside", "payloadCRDs:\n  directory: ../crds\n", `c.yaml:2: payloadCRDs.directory: must be a directory below the base directory`},
 		{"section not a mapping", "requiredAnnotations: yes\n", `c.yaml:1: requiredAnnotations: must be a mapping with keys annotations, groupSuffix`},
 		{"annotation list of lists", "requiredAnnotations:\n  annotations:\n  - [a]\n", `c.yaml:3: requiredAnnotations.annotations: must be a string`},
-		{"root not a mapping", "- a\n", `c.yaml:1: must be a mapping of keys (kubeVersion, payloadCRDs, requiredAnnotations) to values`},
+		{"enabled not a bool", "compatibility:\n  enabled: yes please\n", `c.yaml:2: compatibility.enabled: must be true or false`},
+		{"enabled a list", "compatibility:\n  enabled: [true]\n", `c.yaml:2: compatibility.enabled: must be true or false`},
+		{"root not a mapping", "- a\n", `c.yaml:1: must be a mapping of keys (compatibility, kubeVersion, payloadCRDs, requiredAnnotations) to values`},
 		{"invalid yaml", "kubeVersion: \"1.32\"\npayloadCRDs: [\n", `c.yaml:2: invalid YAML: did not find expected node content`},
 	}
 	for _, c := range cases {

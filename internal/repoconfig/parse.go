@@ -42,6 +42,17 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 			"exclude": func(v *yaml.Node) { pc.Exclude = p.patterns("payloadCRDs.exclude", v) },
 		})
 	},
+	"compatibility": func(p *parser, cfg *Config, key, val *yaml.Node) {
+		c := &cfg.Compatibility
+		p.mapping("compatibility", val, map[string]func(*yaml.Node){
+			"enabled": func(v *yaml.Node) {
+				if err := v.Decode(&c.Enabled); err != nil || v.Kind != yaml.ScalarNode {
+					p.errorf(v.Line, "compatibility.enabled", "must be true or false")
+				}
+			},
+			"exceptions": func(v *yaml.Node) { c.Exceptions = p.patterns("compatibility.exceptions", v) },
+		})
+	},
 	"requiredAnnotations": func(p *parser, cfg *Config, key, val *yaml.Node) {
 		ra := &cfg.RequiredAnnotations
 		p.mapping("requiredAnnotations", val, map[string]func(*yaml.Node){

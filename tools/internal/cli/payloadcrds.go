@@ -26,7 +26,7 @@ func payloadCRDsCommand(opts *options) *cobra.Command {
 			}
 			disc, probs, err := discovery.Discover(opts.baseDir, nil)
 			if err != nil {
-				return inputError(opts, probs, err)
+				return discoveryError(opts, disc, probs, err)
 			}
 			cfg, err := repoconfig.Load(disc.BaseDir)
 			if err != nil {

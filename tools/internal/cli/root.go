@@ -65,6 +65,7 @@ Run without a sub-command it runs every CRD stage, like crd-manifests.`,
 		featuresetMarkdownCommand(opts),
 		testSuitesCommand(opts),
 		payloadCRDsCommand(opts),
+		compatibilityCommand(opts),
 	)
 	return root
 }

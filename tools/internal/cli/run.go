@@ -47,6 +47,9 @@ type runState struct {
 	payloadRead bool
 	// config is the repository configuration (.gatedcrd.yaml).
 	config repoconfig.Config
+	// overlay holds Go files edited by this run (compatibility lines),
+	// loaded in place of their disk content.
+	overlay map[string][]byte
 }
 
 func (s *runState) timed(name string, fn func() error) error {
@@ -100,6 +103,12 @@ func run(opts *options, stages stageSet) error {
 	// Without versions Load returns an empty universe without loading, so
 	// that the stages find nothing to do instead of missing input.
 	var universe *goload.Universe
+	if stages&(stagePartial|stageSchema) != 0 && s.config.Compatibility.Enabled {
+		s.timed("compatibility", s.applyCompatibility)
+		if s.problems.HasErrors() {
+			return s.fail(nil)
+		}
+	}
 	if stages&(stagePartial|stageSchema) != 0 {
 		err := s.timed("load", func() error {
 			var paths []string
@@ -107,7 +116,7 @@ func run(opts *options, stages stageSet) error {
 				paths = append(paths, v.ImportPath)
 			}
 			var err error
-			universe, err = goload.Load(disc.BaseDir, paths)
+			universe, err = goload.LoadWithOverlay(disc.BaseDir, paths, s.overlay)
 			if err == nil {
 				s.stats.PackageLoads = universe.Loads()
 				s.stats.PackagesLoaded = universe.PackageCount()

@@ -2,7 +2,10 @@ package goload
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
 	"go/token"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -55,6 +58,14 @@ func NewRegistry() (*markers.Registry, error) {
 // Load loads importPaths (import paths, not directories) with dir as the
 // working directory of the go command, in one go/packages call.
 func Load(dir string, importPaths []string) (*Universe, error) {
+	return LoadWithOverlay(dir, importPaths, nil)
+}
+
+// LoadWithOverlay is Load with some Go files replaced by new content
+// (absolute path to content) that is not on disk yet: a run that edits
+// sources before generating from them (compatibility comments) still loads
+// once, and --verify never has to write the edits.
+func LoadWithOverlay(dir string, importPaths []string, overlay map[string][]byte) (*Universe, error) {
 	reg, err := NewRegistry()
 	if err != nil {
 		return nil, err
@@ -70,8 +81,11 @@ func Load(dir string, importPaths []string) (*Universe, error) {
 		return u, nil
 	}
 	u.loads++
-	roots, err := loader.LoadRootsWithConfig(&packages.Config{Dir: dir, Fset: u.Fset}, importPaths...)
+	roots, err := loader.LoadRootsWithConfig(&packages.Config{Dir: dir, Fset: u.Fset, Overlay: overlay}, importPaths...)
 	if err != nil {
+		return nil, err
+	}
+	if err := parseOverlaid(u.Fset, roots, overlay); err != nil {
 		return nil, err
 	}
 	byID := map[string]*loader.Package{}
@@ -204,4 +218,43 @@ func ErrorDiagnostic(e packages.Error) diag.Diagnostic {
 	}
 	d.File = e.Pos
 	return d
+}
+
+// parseOverlaid parses the root packages that have overlaid files, so that
+// their syntax comes from the overlay: controller-tools parses a package's
+// files lazily from disk (Package.NeedSyntax) and never consults
+// packages.Config.Overlay, but it keeps syntax that is already there.
+func parseOverlaid(fset *token.FileSet, roots []*loader.Package, overlay map[string][]byte) error {
+	if len(overlay) == 0 {
+		return nil
+	}
+	for _, r := range roots {
+		touched := false
+		for _, f := range r.CompiledGoFiles {
+			if _, ok := overlay[f]; ok {
+				touched = true
+				break
+			}
+		}
+		if !touched {
+			continue
+		}
+		files := make([]*ast.File, len(r.CompiledGoFiles))
+		for i, name := range r.CompiledGoFiles {
+			src, ok := overlay[name]
+			if !ok {
+				var err error
+				if src, err = os.ReadFile(name); err != nil {
+					return err
+				}
+			}
+			f, err := parser.ParseFile(fset, name, src, parser.AllErrors|parser.ParseComments)
+			if err != nil {
+				return err
+			}
+			files[i] = f
+		}
+		r.Syntax = files
+	}
+	return nil
 }
