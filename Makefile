@@ -13,7 +13,7 @@ CODEGEN_FLAGS := --base-dir . $(if $(API_GROUP_VERSIONS),--api-group-versions $(
 .PHONY: all update verify test bench build \
 	update-deepcopy update-payload-featuregates update-codegen-crds \
 	verify-payload-featuregates verify-codegen-crds verify-gofmt verify-test-suites update-test-suite-stubs \
-	update-payload-crds verify-payload-crds update-compatibility verify-compatibility \
+	update-payload-crds verify-payload-crds update-compatibility verify-compatibility conformance-housekeeping \
 	test-root test-tools test-apitest fuzz $(CODEGEN) $(CONTROLLER_GEN)
 
 all: update
@@ -77,6 +77,11 @@ verify-test-suites: $(CODEGEN)
 ## update-test-suite-stubs: write a starting-point suite for each partial manifest without one
 update-test-suite-stubs: $(CODEGEN)
 	$(CODEGEN) test-suites $(CODEGEN_FLAGS)
+
+## conformance-housekeeping: compatibility, payload CRDs and required annotations
+## on a real API tree fetched from the module proxy (hack/conformance-housekeeping.sh)
+conformance-housekeeping: $(CODEGEN)
+	GO=$(GO) hack/conformance-housekeeping.sh $(CODEGEN)
 
 ## test: every Go test of every module, then short fuzz runs
 test: test-root test-tools test-apitest fuzz
