@@ -22,6 +22,9 @@ type options struct {
 	strict        bool
 	statsFile     string
 	stderr        io.Writer
+	// writeBaseline is set by strict-baseline: strict findings are
+	// collected into the baseline file instead of failing the run.
+	writeBaseline bool
 }
 
 // NewRootCommand builds the codegen command tree; progress, diagnostics
@@ -66,6 +69,7 @@ Run without a sub-command it runs every CRD stage, like crd-manifests.`,
 		testSuitesCommand(opts),
 		payloadCRDsCommand(opts),
 		compatibilityCommand(opts),
+		strictBaselineCommand(opts),
 	)
 	return root
 }

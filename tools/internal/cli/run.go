@@ -12,6 +12,7 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/features/payload"
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/baseline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
@@ -50,6 +51,12 @@ type runState struct {
 	// overlay holds Go files edited by this run (compatibility lines),
 	// loaded in place of their disk content.
 	overlay map[string][]byte
+	// baseline is the strict baseline of the tree (nil: none), accepted
+	// counts the findings it accepted; findings are what strict-baseline
+	// collects (see baseline.go).
+	baseline *baseline.Baseline
+	accepted int
+	findings []baseline.Finding
 }
 
 func (s *runState) timed(name string, fn func() error) error {
@@ -85,15 +92,18 @@ func run(opts *options, stages stageSet) error {
 		}
 		if disc != nil {
 			// Discover found the tree; its error repeats its problems,
-			// whose strict findings settle() may still accept.
+			// whose strict findings settleStrict may still accept.
 			err = nil
 		}
 		return err
 	})
+	s.disc = disc
+	if err == nil {
+		err = s.readBaseline()
+	}
 	if err != nil || s.hasErrors() {
 		return s.fail(err)
 	}
-	s.disc = disc
 	if err := s.loadRepoConfig(); err != nil {
 		return s.fail(err)
 	}
@@ -202,12 +212,17 @@ func run(opts *options, stages stageSet) error {
 			return s.fail(nil)
 		}
 	}
+	if opts.writeBaseline {
+		s.printWarnings()
+		return s.writeBaselineFile()
+	}
+	s.reportBaseline()
 	s.printWarnings()
 	return s.finish(start)
 }
 
 // checkMarkers runs the strict marker check; its findings are strict-mode
-// findings (see settle). Gate names are checked against the payload
+// findings (see settleStrict). Gate names are checked against the payload
 // FeatureGate directory when it can be read.
 func (s *runState) checkMarkers(u *goload.Universe) {
 	in := strictmarkers.Input{Universe: u, PayloadDir: s.opts.payloadDir}

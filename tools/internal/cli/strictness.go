@@ -22,6 +22,6 @@ func settleStrict(l *diag.List, strict bool, accept func(diag.Diagnostic) bool) 
 // hasErrors settles the strict findings collected so far and reports
 // whether any error remains.
 func (s *runState) hasErrors() bool {
-	settleStrict(s.problems, s.opts.strict, nil)
+	settleStrict(s.problems, s.opts.strict, s.acceptStrict)
 	return s.problems.HasErrors()
 }
