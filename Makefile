@@ -14,7 +14,7 @@ CODEGEN_FLAGS := --base-dir . $(if $(API_GROUP_VERSIONS),--api-group-versions $(
 	update-deepcopy update-payload-featuregates update-codegen-crds \
 	verify-payload-featuregates verify-codegen-crds verify-gofmt verify-test-suites update-test-suite-stubs \
 	update-payload-crds verify-payload-crds update-compatibility verify-compatibility conformance-housekeeping \
-	test-root test-tools test-apitest fuzz $(CODEGEN) $(CONTROLLER_GEN)
+	test-root test-tools test-apitest fuzz conformance $(CODEGEN) $(CONTROLLER_GEN)
 
 all: update
 
@@ -101,6 +101,11 @@ test-tools:
 
 test-apitest:
 	@if [ -f apitest/go.mod ]; then $(GO) -C apitest test ./...; fi
+
+## conformance: regenerate a real openshift/api tree and require it byte-identical,
+## verify it, and run strict mode with a baseline (hack/conformance.sh)
+conformance:
+	GO=$(GO) hack/conformance.sh
 
 ## bench: Go benchmarks of every stage, then the whole pipeline on a synthetic
 ## tree at the scale of a large API repository (see docs/performance.md)
