@@ -12,7 +12,7 @@ CODEGEN_FLAGS := --base-dir . $(if $(API_GROUP_VERSIONS),--api-group-versions $(
 
 .PHONY: all update verify test bench build \
 	update-deepcopy update-payload-featuregates update-codegen-crds \
-	verify-payload-featuregates verify-codegen-crds verify-gofmt verify-test-suites update-test-suite-stubs \
+	verify-payload-featuregates verify-codegen-crds verify-gofmt verify-tidy verify-test-suites update-test-suite-stubs \
 	update-payload-crds verify-payload-crds update-compatibility verify-compatibility conformance-housekeeping \
 	test-root test-tools test-apitest fuzz conformance $(CODEGEN) $(CONTROLLER_GEN)
 
@@ -52,7 +52,14 @@ update-payload-crds: $(CODEGEN)
 	$(CODEGEN) payload-crds --base-dir .
 
 ## verify: fail if any generated file is stale; writes nothing
-verify: verify-gofmt verify-payload-featuregates verify-compatibility verify-codegen-crds verify-test-suites verify-payload-crds
+verify: verify-gofmt verify-payload-featuregates verify-compatibility verify-codegen-crds verify-test-suites verify-payload-crds verify-tidy
+
+## verify-tidy: go mod tidy would change no go.mod or go.sum of the three modules
+verify-tidy:
+	@for m in . tools apitest; do \
+	  [ -f $$m/go.mod ] || continue; \
+	  $(GO) -C $$m mod tidy -diff || { echo "go mod tidy would change module $$m (diff above); run: go -C $$m mod tidy" >&2; exit 1; }; \
+	done
 
 verify-gofmt:
 	hack/verify-gofmt.sh

@@ -36,6 +36,10 @@ const (
 	PartialFilenameAnnotationPrefix = "partial-filename.release.openshift.io/"
 )
 
+// PartialManifestsDirName is the directory below a version directory that
+// holds the partial manifests of stage 1, one sub-directory per CRD.
+const PartialManifestsDirName = "zz_generated.featuregated-crd-manifests"
+
 // Marshal serialises obj the way every generated manifest is written: obj
 // is first converted to a generic map (via JSON, honouring struct tags and
 // omitempty) and then marshalled with sigs.k8s.io/yaml.

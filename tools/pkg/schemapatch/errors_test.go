@@ -295,7 +295,7 @@ kind: CustomResourceDefinition
 metadata: {annotations: [a]}
 spec: {group: things.example.io, names: {kind: Thing}, versions: [{name: v1}]}
 `, "error: " + thingsCRD + "Legacy.yaml: metadata.annotations: must be a mapping"},
-		{"not YAML", "a: [\n", "warning: " + thingsCRD + "Legacy.yaml: not a YAML object, so not a CRD manifest; skipped"},
+		{"not YAML", "a: [\n", "error: " + thingsCRD + "Legacy.yaml: is not a valid YAML object, but zz_generated.featuregated-crd-manifests holds generated partial manifests"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -316,6 +316,20 @@ spec: {group: things.example.io, names: {kind: Thing}, versions: [{name: v1}]}
 				t.Errorf("processed %d manifests, want 1", res.Manifests)
 			}
 		})
+	}
+}
+
+// TestInvalidYAMLOutsidePartialManifests: below a version directory only
+// the partial manifests directory is known to hold CRDs; another file that
+// is not YAML is skipped with a warning.
+func TestInvalidYAMLOutsidePartialManifests(t *testing.T) {
+	files := thingsAPI("\ntype ThingSpec struct {\n\tA string `json:\"a\"`\n}\n", []string{""})
+	files["things/v1/tests/notes.yaml"] = "a: [\n"
+	l := load(t, write(t, files))
+	_, list, _ := l.run(t)
+	problems := problemStrings(list)
+	if want := "warning: things/v1/tests/notes.yaml: not a YAML object, so not a CRD manifest; skipped"; len(problems) != 1 || !strings.HasPrefix(problems[0], want) {
+		t.Fatalf("problems = %q, want one starting with %q", problems, want)
 	}
 }
 

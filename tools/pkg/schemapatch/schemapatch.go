@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -206,7 +207,13 @@ func (s *stage) readManifest(path string) *crdManifest {
 	}
 	obj, err := manifest.Parse(data)
 	if err != nil {
-		s.sink.add(diag.Warningf(rel, 0, "", "not a YAML object, so not a CRD manifest; skipped: %v", err))
+		if slices.Contains(strings.Split(filepath.ToSlash(rel), "/"), manifest.PartialManifestsDirName) {
+			// Stage 1 writes only CRDs there: a broken file is a broken
+			// partial manifest, which --verify must not pass.
+			s.sink.add(diag.Errorf(rel, 0, "", "is not a valid YAML object, but %s holds generated partial manifests: %v; regenerate them (codegen crd-manifests)", manifest.PartialManifestsDirName, err))
+		} else {
+			s.sink.add(diag.Warningf(rel, 0, "", "not a YAML object, so not a CRD manifest; skipped: %v", err))
+		}
 		return nil
 	}
 	if obj == nil || obj["apiVersion"] != "apiextensions.k8s.io/v1" || obj["kind"] != "CustomResourceDefinition" {
