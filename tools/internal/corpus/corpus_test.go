@@ -152,7 +152,7 @@ func TestBaseTreeIsValid(t *testing.T) {
 // fileMention matches a path of the tree in a message; goFileNoLine a Go
 // file named without a line.
 var (
-	fileMention  = regexp.MustCompile(`(\$TREE|[\w.-]+/[\w.+-]+|\.codegen\.yaml|^error: \.: )`)
+	fileMention  = regexp.MustCompile(`(\$TREE|[\w.-]+/[\w.+-]+|\.codegen\.yaml|\.gatedcrd\.yaml|^error: \.: )`)
 	goFileNoLine = regexp.MustCompile(`\.go(: |$)`)
 )
 

@@ -26,6 +26,7 @@ func templates() []tmpl {
 		outputTreeCases,
 		flagCases,
 		nonStrictCases,
+		housekeepingCases,
 	} {
 		all = append(all, family()...)
 	}
