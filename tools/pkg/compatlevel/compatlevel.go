@@ -47,8 +47,13 @@ type Result struct {
 func Run(in Input) (*Result, []diag.Diagnostic) {
 	res := &Result{Sources: map[string][]byte{}}
 	r := &run{in: in, hits: map[repoconfig.Pattern]int{}}
-	for _, v := range in.Discovery.Versions() {
-		r.version(v, res)
+	for _, g := range in.Discovery.Groups {
+		if g.Config.Compatibility.Disabled {
+			continue
+		}
+		for _, v := range g.Versions {
+			r.version(v, res)
+		}
 	}
 	if !in.Partial {
 		for _, p := range in.Config.Exceptions {

@@ -191,3 +191,14 @@ func TestProblemsWriteNothing(t *testing.T) {
 		t.Fatalf("got %q, %v", got, problems)
 	}
 }
+
+func TestDisabledGroupIsSkipped(t *testing.T) {
+	dir := testtree.Write(t, map[string]string{"g/v1/types.go": head + "type W struct{ metav1.TypeMeta }\n"})
+	disc := &discovery.Result{BaseDir: dir, Groups: []*discovery.Group{{Name: "g.example.com", Dir: filepath.Join(dir, "g"),
+		Config:   discovery.Config{Compatibility: discovery.StageConfig{Disabled: true}},
+		Versions: []*discovery.Version{{Group: "g.example.com", Version: "v1", Dir: filepath.Join(dir, "g", "v1"), ImportPath: "x/g/v1"}}}}}
+	res, problems := Run(Input{Discovery: disc, Tree: tree.New()})
+	if res == nil || res.Types != 0 || len(problems) > 0 {
+		t.Fatalf("got %+v, %v", res, problems)
+	}
+}

@@ -23,6 +23,8 @@ type Config struct {
 	EmptyPartialSchema StageConfig
 	SchemaPatch        SchemaPatchConfig
 	ManifestMerge      StageConfig
+	// Compatibility switches the compatibility level comments off.
+	Compatibility StageConfig
 }
 
 // StageConfig switches one stage off for a group.
@@ -43,7 +45,7 @@ type SchemaPatchConfig struct {
 // otherGenerators are top-level keys of generators outside this project:
 // accepted with any content, never interpreted.
 var otherGenerators = map[string]bool{
-	"compatibility": true, "deepcopy": true, "swaggerdocs": true, "openapi": true,
+	"deepcopy": true, "swaggerdocs": true, "openapi": true,
 	"protobuf": true, "schemacheck": true, "crdify": true, "modelname": true,
 	"applyconfigurations": true, "lists": true,
 }
@@ -92,6 +94,8 @@ func ParseConfig(file string, data []byte) (Config, error) {
 			cfg.EmptyPartialSchema.Disabled = parseStage(file, key.Value, val, nil, &problems)
 		case "manifestMerge":
 			cfg.ManifestMerge.Disabled = parseStage(file, key.Value, val, nil, &problems)
+		case "compatibility":
+			cfg.Compatibility.Disabled = parseStage(file, key.Value, val, nil, &problems)
 		case "schemapatch":
 			cfg.SchemaPatch.Present = true
 			cfg.SchemaPatch.Disabled = parseStage(file, key.Value, val, map[string]func(*yamlv3.Node){
@@ -172,7 +176,7 @@ func unknownKey(d diag.Diagnostic) diag.Diagnostic {
 }
 
 func knownKeys() string {
-	keys := []string{"emptyPartialSchema", "manifestMerge", "schemapatch"}
+	keys := []string{"compatibility", "emptyPartialSchema", "manifestMerge", "schemapatch"}
 	for k := range otherGenerators {
 		keys = append(keys, k)
 	}

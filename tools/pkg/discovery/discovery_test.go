@@ -213,3 +213,14 @@ func mustRel(t *testing.T, base, p string) string {
 	}
 	return filepath.ToSlash(r)
 }
+
+func TestParseConfigCompatibility(t *testing.T) {
+	cfg, err := ParseConfig(".codegen.yaml", []byte("compatibility:\n  disabled: true\n"))
+	if err != nil || !cfg.Compatibility.Disabled {
+		t.Fatalf("got %+v, %v", cfg, err)
+	}
+	_, err = ParseConfig(".codegen.yaml", []byte("compatibility:\n  disable: true\n"))
+	if err == nil || !strings.Contains(err.Error(), ".codegen.yaml:2: compatibility.disable: unknown key; compatibility accepts disabled") {
+		t.Fatalf("got %v", err)
+	}
+}
