@@ -76,10 +76,10 @@ func housekeepingCases() []tmpl {
 
 		{name: "required-annotations/approval-missing", desc: "The root type lost its api-approved marker, so no final manifest carries the annotation.",
 			replace: []string{types + ": // +openshift:api-approved.openshift.io=https://github.com/gatedcrd/gatedcrd/pull/7 => // Approval pending."},
-			want: []string{widget + `: type Widget: CRD widgets.widgets.example.openshift.io must carry the annotation api-approved.openshift.io (groups ending in ".openshift.io" require it) but zz_generated.crd-manifests/0000_10_widgets_01_widgets-CustomNoUpgrade.crd.yaml (and 2 more file(s)) lacks it; add +openshift:api-approved.openshift.io=<PR URL> to the type's comment`}},
+			want:    []string{widget + `: type Widget: CRD widgets.widgets.example.openshift.io must carry the annotation api-approved.openshift.io (groups ending in ".openshift.io" require it) but zz_generated.crd-manifests/0000_10_widgets_01_widgets-CustomNoUpgrade.crd.yaml (and 2 more file(s)) lacks it; add +openshift:api-approved.openshift.io=<PR URL> to the type's comment`}},
 		{name: "required-annotations/configured-annotation-missing", desc: "A configured annotation that no marker sets.",
 			files: map[string]string{cfg: "requiredAnnotations:\n  annotations:\n  - api-approved.openshift.io\n  - owner.example.com\n"},
-			want: []string{widget + `: type Widget: CRD widgets.widgets.example.openshift.io must carry the annotation owner.example.com (groups ending in ".openshift.io" require it) but zz_generated.crd-manifests/0000_10_widgets_01_widgets-CustomNoUpgrade.crd.yaml (and 2 more file(s)) lacks it; add +kubebuilder:metadata:annotations="owner.example.com=<value>" to the type's comment`}},
+			want:  []string{widget + `: type Widget: CRD widgets.widgets.example.openshift.io must carry the annotation owner.example.com (groups ending in ".openshift.io" require it) but zz_generated.crd-manifests/0000_10_widgets_01_widgets-CustomNoUpgrade.crd.yaml (and 2 more file(s)) lacks it; add +kubebuilder:metadata:annotations="owner.example.com=<value>" to the type's comment`}},
 
 		compat("missing-level", "The base tree's types carry no compatibility marker.",
 			tmpl{want: []string{widget + ": type Widget: has no compatibility level: add +openshift:compatibility-gen:level=1 (the level of a GA version such as v1) or +openshift:compatibility-gen:internal"}}),
