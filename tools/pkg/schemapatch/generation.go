@@ -57,6 +57,9 @@ type universe struct {
 	// typeNames caches the names of the types declared in a package.
 	typeNames map[*loader.Package][]string
 	problems  *problemSink
+	// enums caches the values of +enum types; deps caches dependsOn.
+	enums map[types.Object]enumResult
+	deps  map[[2]*loader.Package]bool
 }
 
 func newUniverse(u *goload.Universe, sink *problemSink) *universe {
@@ -83,7 +86,8 @@ func newUniverse(u *goload.Universe, sink *problemSink) *universe {
 		visit(r)
 	}
 	sort.SliceStable(closure, func(i, j int) bool { return closure[i].PkgPath < closure[j].PkgPath })
-	return &universe{goload: u, closure: closure, typeNames: map[*loader.Package][]string{}, problems: sink}
+	return &universe{goload: u, closure: closure, typeNames: map[*loader.Package][]string{}, problems: sink,
+		enums: map[types.Object]enumResult{}, deps: map[[2]*loader.Package]bool{}}
 }
 
 func (u *universe) namesOf(pkg *loader.Package) []string {
@@ -143,7 +147,9 @@ func (g *generation) wrap(override crd.PackageOverride) crd.PackageOverride {
 // the shared collector and are never modified.
 func (g *generation) view(pkg *loader.Package, info *markers.TypeInfo) *markers.TypeInfo {
 	out := *info
-	typeMarkers, problems := bindMarkers(info.Markers, g.gates, g.reporter(pkg, typeNode(info)))
+	typeMarkers, problems := g.bindEnum(pkg, info, info.Markers)
+	g.report(pkg, typeNode(info), problems)
+	typeMarkers, problems = bindMarkers(typeMarkers, g.gates, g.reporter(pkg, typeNode(info)))
 	out.Markers = typeMarkers
 	g.report(pkg, typeNode(info), problems)
 	if info.Fields != nil {
@@ -154,7 +160,8 @@ func (g *generation) view(pkg *loader.Package, info *markers.TypeInfo) *markers.
 			if !included {
 				continue
 			}
-			fieldMarkers, problems := bindMarkers(f.Markers, g.gates, g.reporter(pkg, fieldNode(f)))
+			g.report(pkg, fieldNode(f), fieldEnumProblems(f.Markers))
+			fieldMarkers, problems := bindMarkers(withoutFieldEnum(f.Markers), g.gates, g.reporter(pkg, fieldNode(f)))
 			g.report(pkg, fieldNode(f), problems)
 			f.Markers = fieldMarkers
 			out.Fields = append(out.Fields, f)
