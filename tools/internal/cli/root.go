@@ -75,6 +75,7 @@ package, sorted).`,
 		payloadCRDsCommand(opts),
 		compatibilityCommand(opts),
 		strictBaselineCommand(opts),
+		openAPIV3Command(opts),
 	)
 	return root
 }
