@@ -21,6 +21,8 @@ type options struct {
 	requiredFS    []string
 	strict        bool
 	statsFile     string
+	kubeVersion   string
+	celCosts      int
 	stderr        io.Writer
 	// writeBaseline is set by strict-baseline: strict findings are
 	// collected into the baseline file instead of failing the run.
@@ -59,6 +61,9 @@ package, sorted).`,
 	pf.BoolVarP(&opts.quiet, "quiet", "q", false, "print only errors")
 	pf.StringVar(&opts.statsFile, "stats", "", "write a JSON account of the run (stage timings, counts) to this file")
 	pf.BoolVar(&opts.strict, "strict-markers", true, "treat unknown or misspelled +openshift:/+kubebuilder: markers and unknown FeatureGate names as errors (false: report them as warnings)")
+	pf.StringVar(&opts.kubeVersion, "kube-version", "", "Kubernetes release (<major>.<minor>) whose API server validates the generated CRDs (default: kubeVersion of .gatedcrd.yaml, else the release this build links)")
+	pf.IntVar(&opts.celCosts, "cel-costs", 0, "list the N most expensive CEL rules of each CRD with their share of the API server's cost budgets (--cel-costs alone: 5)")
+	pf.Lookup("cel-costs").NoOptDefVal = "5"
 	pf.StringVar(&opts.payloadDir, "manifest-merge:payload-manifest-path", "payload-manifests/featuregates", "directory of payload FeatureGate manifests read by the merge stage (relative to --base-dir)")
 
 	klogFlags := goflag.NewFlagSet("klog", goflag.ContinueOnError)

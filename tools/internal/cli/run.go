@@ -186,6 +186,7 @@ func run(opts *options, stages stageSet) error {
 			return s.fail(err)
 		}
 	}
+	var merged *manifestmerge.Result
 	if stages&stageMerge != 0 && len(versions) > 0 {
 		err := s.timed("crd-manifest-merge", func() error {
 			d, err := s.payloadDirectory()
@@ -197,6 +198,7 @@ func run(opts *options, stages stageSet) error {
 				return errors.Join(errs...)
 			}
 			res, err := manifestmerge.Run(manifestmerge.Input{Discovery: disc, Tree: s.tree, Problems: s.problems, Payload: d})
+			merged = res
 			if err == nil && res != nil {
 				tot := res.Totals()
 				s.stats.Tuples, s.stats.MergesComputed, s.stats.MergedFiles = tot.Tuples, tot.InputSets, tot.Files
@@ -210,6 +212,16 @@ func run(opts *options, stages stageSet) error {
 		s.checkRequiredAnnotations(universe)
 		if s.problems.HasErrors() {
 			return s.fail(nil)
+		}
+	}
+	if merged != nil {
+		err := s.timed("crd-validation", func() error { return s.validateCRDs(merged, universe) })
+		var ee *exitError
+		if errors.As(err, &ee) {
+			return ee
+		}
+		if err != nil || s.problems.HasErrors() {
+			return s.fail(err)
 		}
 	}
 	if opts.writeBaseline {

@@ -28,6 +28,7 @@ func templates() []tmpl {
 		flagCases,
 		nonStrictCases,
 		housekeepingCases,
+		crdValidationCases,
 	} {
 		all = append(all, family()...)
 	}

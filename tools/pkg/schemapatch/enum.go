@@ -10,6 +10,7 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/enumvalues"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/markerdefs"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/markerpos"
 )
 
 // enumConflicts are the markers that also set a type's enum. With +enum on
@@ -43,7 +44,7 @@ func (g *generation) bindEnum(pkg *loader.Package, info *markers.TypeInfo, value
 		if len(values[other]) == 0 {
 			continue
 		}
-		file, line, _ := locateMarker(pkg, typeNode(info), other, 0)
+		file, line, _ := markerpos.Locate(pkg, markerpos.Type(info), other, 0)
 		problems = append(problems, markerProblem{name: markerdefs.EnumName, err: fmt.Errorf(
 			"cannot be combined with +%s (%s:%d) on the same type: both set the enum; keep one", other, g.univ.problems.rel(file), line)})
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/markerdefs"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/markerpos"
 )
 
 const metav1Path = "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -148,21 +149,21 @@ func (g *generation) wrap(override crd.PackageOverride) crd.PackageOverride {
 func (g *generation) view(pkg *loader.Package, info *markers.TypeInfo) *markers.TypeInfo {
 	out := *info
 	typeMarkers, problems := g.bindEnum(pkg, info, info.Markers)
-	g.report(pkg, typeNode(info), problems)
-	typeMarkers, problems = bindMarkers(typeMarkers, g.gates, g.reporter(pkg, typeNode(info)))
+	g.report(pkg, markerpos.Type(info), problems)
+	typeMarkers, problems = bindMarkers(typeMarkers, g.gates, g.reporter(pkg, markerpos.Type(info)))
 	out.Markers = typeMarkers
-	g.report(pkg, typeNode(info), problems)
+	g.report(pkg, markerpos.Type(info), problems)
 	if info.Fields != nil {
 		out.Fields = make([]markers.FieldInfo, 0, len(info.Fields))
 		for _, f := range info.Fields {
 			included, problems := fieldIncluded(f.Markers, g.gates)
-			g.report(pkg, fieldNode(f), problems)
+			g.report(pkg, markerpos.Field(f), problems)
 			if !included {
 				continue
 			}
-			g.report(pkg, fieldNode(f), fieldEnumProblems(f.Markers))
-			fieldMarkers, problems := bindMarkers(withoutFieldEnum(f.Markers), g.gates, g.reporter(pkg, fieldNode(f)))
-			g.report(pkg, fieldNode(f), problems)
+			g.report(pkg, markerpos.Field(f), fieldEnumProblems(f.Markers))
+			fieldMarkers, problems := bindMarkers(withoutFieldEnum(f.Markers), g.gates, g.reporter(pkg, markerpos.Field(f)))
+			g.report(pkg, markerpos.Field(f), problems)
 			f.Markers = fieldMarkers
 			out.Fields = append(out.Fields, f)
 		}
@@ -221,13 +222,13 @@ func isKind(pkg *loader.Package, info *markers.TypeInfo) bool {
 // reporter returns the function bound markers of node call when they cannot
 // be applied: the problem is reported at the marker's line and fails this
 // generation.
-func (g *generation) reporter(pkg *loader.Package, node markedNode) reportFunc {
+func (g *generation) reporter(pkg *loader.Package, node markerpos.Node) reportFunc {
 	return func(name string, index int, err error) {
 		g.report(pkg, node, []markerProblem{{name: name, index: index, err: err}})
 	}
 }
 
-func (g *generation) report(pkg *loader.Package, node markedNode, problems []markerProblem) {
+func (g *generation) report(pkg *loader.Package, node markerpos.Node, problems []markerProblem) {
 	if len(problems) == 0 {
 		return
 	}

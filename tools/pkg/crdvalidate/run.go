@@ -1,0 +1,253 @@
+package crdvalidate
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
+)
+
+// Input is what the validation stage needs.
+type Input struct {
+	// Tree holds the merged manifests (written by the merge stage in the
+	// same run, or on disk).
+	Tree *tree.Tree
+	// BaseDir makes file names in messages relative.
+	BaseDir string
+	// Files are the absolute paths of the merged CRD manifests; other files
+	// (doc.go) are skipped.
+	Files []string
+	// Sources locates rules and fields in the Go sources. Optional: without
+	// it a finding names the manifest file.
+	Sources *Sources
+	// Previous returns the previously committed content of a file, or nil.
+	// Optional: without it only creation is validated.
+	Previous func(path string) []byte
+	// Problems receives one error per distinct finding.
+	Problems *diag.List
+	// CostTop > 0 asks for the CostTop most expensive rules of each CRD.
+	CostTop int
+}
+
+// Result says what the stage did.
+type Result struct {
+	// Files counts the manifests validated, Upgrades those also validated
+	// as an update of their committed version.
+	Files, Upgrades int
+	// Findings counts the distinct findings reported.
+	Findings int
+	// Costs are the cost reports, by CRD name, when Input.CostTop > 0.
+	Costs []CRDCosts
+}
+
+// CRDCosts is the cost report of one CRD over all its files.
+type CRDCosts struct {
+	Name string
+	// Top are the most expensive expressions, most expensive first; the
+	// same expression with the same cost in several files is listed once.
+	Top []FileRuleCost
+	// Total is the largest per-version total of any of its files.
+	Total uint64
+}
+
+// FileRuleCost is a RuleCost with the files it was found in and its Go
+// position.
+type FileRuleCost struct {
+	RuleCost
+	Files    []string
+	Position Position
+}
+
+// checked is one manifest and its verdict.
+type checked struct {
+	path    string
+	obj     map[string]any
+	verdict *Verdict
+	costs   []RuleCost
+	total   uint64
+	err     error
+}
+
+// Run validates every file of in.Files. Each distinct finding (same Go
+// position, CRD, path and message) becomes one error listing the files
+// and variants it occurs in.
+func Run(in Input) (*Result, error) {
+	if in.Tree == nil || in.Problems == nil {
+		return nil, fmt.Errorf("crdvalidate: Input.Tree and Input.Problems are required")
+	}
+	var files []string
+	for _, f := range in.Files {
+		if strings.HasSuffix(f, ".yaml") {
+			files = append(files, f)
+		}
+	}
+	sort.Strings(files)
+	results := make([]checked, len(files))
+	parallel(len(files), func(i int) { results[i] = in.check(files[i]) })
+
+	res := &Result{Files: len(files)}
+	groups := map[string]*group{}
+	var order []string
+	for _, c := range results {
+		rel := tree.Rel(in.BaseDir, c.path)
+		if c.err != nil {
+			in.Problems.Add(diag.Errorf(rel, 0, "", "%v", c.err))
+			continue
+		}
+		if c.verdict.Upgrade {
+			res.Upgrades++
+		}
+		for _, f := range c.verdict.Findings {
+			g := in.describe(c, f)
+			k := g.key()
+			if have := groups[k]; have != nil {
+				have.files = append(have.files, filepath.Base(c.path))
+				have.variants.add(annotations(c.obj))
+				continue
+			}
+			g.files = []string{filepath.Base(c.path)}
+			g.variants = newVariants()
+			g.variants.add(annotations(c.obj))
+			groups[k] = g
+			order = append(order, k)
+		}
+	}
+	for _, k := range order {
+		in.Problems.Add(groups[k].diagnostic(in.BaseDir))
+	}
+	res.Findings = len(order)
+	if in.CostTop > 0 {
+		res.Costs = in.costReport(results)
+	}
+	return res, nil
+}
+
+// check validates one file and, when asked, estimates its costs.
+func (in Input) check(path string) checked {
+	c := checked{path: path}
+	data, err := in.Tree.ReadFile(path)
+	if err != nil {
+		c.err = err
+		return c
+	}
+	if c.obj, err = manifest.Parse(data); err != nil {
+		c.err = err
+		return c
+	}
+	var previous []byte
+	if in.Previous != nil {
+		previous = in.Previous(path)
+	}
+	if c.verdict, err = Check(data, previous); err != nil {
+		c.err = fmt.Errorf("the API server cannot decode it: %w", err)
+		return c
+	}
+	if in.CostTop > 0 {
+		c.costs, c.total, c.err = Costs(data)
+	}
+	return c
+}
+
+// parallel runs fn(0..n-1) on up to GOMAXPROCS goroutines.
+func parallel(n int, fn func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// group is one distinct finding and where it occurs.
+type group struct {
+	crd, version, where, message string
+	onCreate, onUpdate, upgrade  bool
+	pos                          Position
+	files                        []string
+	variants                     *variants
+	crdFile                      string
+}
+
+func (g *group) key() string {
+	return strings.Join([]string{g.pos.File, fmt.Sprint(g.pos.Line), g.crd, g.version, g.where, g.message, fmt.Sprint(g.onCreate, g.onUpdate)}, "\x00")
+}
+
+var ruleIndex = regexp.MustCompile(`\[\d+\]`)
+
+// describe locates a finding of a checked file.
+func (in Input) describe(c checked, f Finding) *group {
+	name, apiGroup, kind := identity(c.obj)
+	spec, _ := c.obj["spec"].(map[string]any)
+	sp := parseSchemaPath(f.Path)
+	g := &group{crd: name, message: f.Message, onCreate: f.OnCreate, onUpdate: f.OnUpdate, upgrade: c.verdict.Upgrade, crdFile: c.path}
+	g.where = f.Path
+	if sp.version >= 0 {
+		versions, _ := spec["versions"].([]any)
+		for i, v := range versions {
+			if i == sp.version || sp.shared {
+				name, _ := v.(map[string]any)["name"].(string)
+				g.version = strings.TrimPrefix(g.version+","+name, ",")
+			}
+		}
+		g.where = sp.dataPath()
+		if sp.keyword != "" {
+			// The index of a rule differs between variants (gated rules
+			// come first); the marker position identifies it.
+			g.where += " " + ruleIndex.ReplaceAllString(sp.keyword, "")
+		}
+		first, _, _ := strings.Cut(g.version, ",")
+		if pos, ok := in.Sources.Locate(apiGroup, first, kind, f.Path, sp.ruleText(c.obj)); ok {
+			g.pos = pos
+		}
+	}
+	return g
+}
+
+// diagnostic renders the group as one error at its Go position (or at the
+// first file when the position is unknown).
+func (g *group) diagnostic(base string) diag.Diagnostic {
+	file, line := g.pos.File, g.pos.Line
+	if file == "" {
+		file, line = g.crdFile, 0
+	}
+	subject := g.crd
+	if g.version != "" {
+		subject += " " + g.version
+	}
+	subject += " " + g.where
+	msg := fmt.Sprintf("in %s (%s): %s", strings.Join(g.files, ", "), g.variants, g.message)
+	switch {
+	case g.upgrade && g.onCreate && !g.onUpdate:
+		msg += " (rejected on a fresh install, but accepted as an upgrade of the committed manifest)"
+	case g.upgrade && g.onUpdate && !g.onCreate:
+		msg += " (accepted on a fresh install, but rejected as an upgrade of the committed manifest)"
+	}
+	d := diag.Errorf(tree.Rel(base, file), line, subject, "%s", msg)
+	if g.pos.Marker != "" {
+		d.Subject = g.pos.Marker + ": " + subject
+	}
+	return d
+}
+
+func annotations(obj map[string]any) map[string]any {
+	meta, _ := obj["metadata"].(map[string]any)
+	ann, _ := meta["annotations"].(map[string]any)
+	return ann
+}
