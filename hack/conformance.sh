@@ -35,6 +35,8 @@ fi
 codegen=$work/codegen
 "$GO" -C "$root/tools" build -o "$codegen" ./cmd/codegen
 GO=$GO "$root/hack/fetch-real-tree.sh" "$module" "$work/original"
+# The tree's CRDs target Kubernetes 1.32, not the release codegen links.
+printf 'kubeVersion: "1.32"\n' >"$work/original/.gatedcrd.yaml"
 
 # generated lists the generated CRD files below a tree, sorted, relative.
 generated() {

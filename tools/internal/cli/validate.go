@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
@@ -57,10 +58,13 @@ func (s *runState) validateCRDs(merged *manifestmerge.Result, universe *goload.U
 	for _, v := range merged.Versions {
 		in.Files = append(in.Files, v.Written...)
 	}
+	start := time.Now()
 	res, err := crdvalidate.Run(in)
 	if err != nil {
 		return err
 	}
+	s.progress("codegen: %d CRD file(s) validated as Kubernetes %s does (%d also as upgrades of the committed file) in %s; %d finding(s)",
+		res.Files, version, res.Upgrades, time.Since(start).Round(time.Millisecond), res.Findings)
 	if len(res.Costs) > 0 {
 		fmt.Fprint(s.opts.stderr, crdvalidate.FormatCosts(res.Costs, s.disc.BaseDir))
 	}
