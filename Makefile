@@ -14,7 +14,7 @@ CODEGEN_FLAGS := --base-dir . $(if $(API_GROUP_VERSIONS),--api-group-versions $(
 	update-deepcopy update-payload-featuregates update-codegen-crds \
 	verify-payload-featuregates verify-codegen-crds verify-gofmt verify-tidy verify-test-suites update-test-suite-stubs \
 	update-payload-crds verify-payload-crds update-compatibility verify-compatibility conformance-housekeeping \
-	test-root test-tools test-apitest fuzz conformance $(CODEGEN) $(CONTROLLER_GEN)
+	test-root test-tools test-apitest fuzz conformance conformance-suites $(CODEGEN) $(CONTROLLER_GEN)
 
 all: update
 
@@ -106,8 +106,18 @@ test-root:
 test-tools:
 	$(GO) -C tools test ./...
 
+# The API server programs of these Kubernetes versions are built (once,
+# cached) and smoke-tested by make test; the linked version always runs.
+TEST_KUBE_VERSIONS ?= 1.32
 test-apitest:
-	@if [ -f apitest/go.mod ]; then $(GO) -C apitest test ./...; fi
+	@if [ -f apitest/go.mod ]; then GATEDCRD_TEST_KUBE_VERSIONS="$(TEST_KUBE_VERSIONS)" $(GO) -C apitest test ./...; fi
+
+## conformance-suites: every API test suite of a real API repository against
+## its committed CRDs, on the Kubernetes version it targets; all must pass
+CONFORMANCE_MODULE ?= github.com/openshift/api@v0.0.0-20260511191110-9b69e5fa27e9
+CONFORMANCE_KUBE_VERSION ?= 1.32
+conformance-suites:
+	GO=$(GO) hack/conformance-suites.sh $(CONFORMANCE_MODULE) $(CONFORMANCE_KUBE_VERSION)
 
 ## conformance: regenerate a real openshift/api tree and require it byte-identical,
 ## verify it, and run strict mode with a baseline (hack/conformance.sh)
@@ -118,4 +128,6 @@ conformance:
 ## tree at the scale of a large API repository (see docs/performance.md)
 bench:
 	$(GO) -C tools test -run '^$$' -bench . -benchmem ./...
+	GATEDCRD_BENCH_MODULE=$(CONFORMANCE_MODULE) GATEDCRD_BENCH_KUBE_VERSION=$(CONFORMANCE_KUBE_VERSION) \
+		$(GO) -C apitest test -run '^$$' -bench . -benchtime 1x -timeout 30m ./cmd/apitest
 	GO=$(GO) hack/bench.sh

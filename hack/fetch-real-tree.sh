@@ -21,13 +21,7 @@ if [ -e "$dest" ]; then
   exit 2
 fi
 
-# go mod download needs no main module; -json tells where the module landed.
-dir=$(cd "${TMPDIR:-/tmp}" && "$GO" mod download -json "$module" |
-  sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
-if [ -z "$dir" ] || [ ! -d "$dir" ]; then
-  echo "$0: go mod download $module did not report a directory" >&2
-  exit 1
-fi
+dir=$(GO="$GO" "$(dirname "$0")/module-dir.sh" "$module")
 mkdir -p "$(dirname "$dest")"
 cp -r "$dir" "$dest"
 # The module cache is read-only; the copy must be writable for codegen.

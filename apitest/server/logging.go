@@ -36,15 +36,16 @@ func verbosityFromEnv() int {
 // tailSize bounds the log text kept in quiet mode.
 const tailSize = 64 << 10
 
-// tailBuffer keeps the last tailSize bytes written to it. In quiet mode all
-// logs go there, so that a server that fails to start can still explain
-// itself in its error without having flooded the test output before.
-type tailBuffer struct {
+// LogTail keeps the last 64 KiB written to it. In quiet mode all logs go
+// there, so that a server that fails to start can still explain itself in
+// its error without having flooded the test output before. Package
+// kubeversion keeps the output of a server program in one too.
+type LogTail struct {
 	mu  sync.Mutex
 	buf []byte
 }
 
-func (t *tailBuffer) Write(p []byte) (int, error) {
+func (t *LogTail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.buf = append(t.buf, p...)
@@ -54,7 +55,7 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (t *tailBuffer) String() string {
+func (t *LogTail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.buf)
@@ -66,17 +67,17 @@ func (t *tailBuffer) String() string {
 var processLog struct {
 	once   sync.Once
 	writer io.Writer
-	tail   *tailBuffer // nil in verbose mode
+	tail   *LogTail // nil in verbose mode
 }
 
 // setUpLogging routes klog to the chosen destination and returns the
 // writer that etcd's logger should use as well. verbosity 0 sends
 // everything to an in-memory tail; otherwise logs go to out at klog level
 // verbosity-1 (so 1 means klog's default level 0).
-func setUpLogging(verbosity int, out io.Writer) (io.Writer, *tailBuffer) {
+func setUpLogging(verbosity int, out io.Writer) (io.Writer, *LogTail) {
 	processLog.once.Do(func() {
 		if verbosity == 0 {
-			processLog.tail = &tailBuffer{}
+			processLog.tail = &LogTail{}
 			processLog.writer = processLog.tail
 		} else {
 			if out == nil {

@@ -61,6 +61,10 @@ type Server struct {
 	cancel    context.CancelCauseFunc // stops the API server; nil until it runs
 	stopOnce  sync.Once
 	stopError error
+
+	// stopRemote stops a server that runs elsewhere (see Connect); nil for
+	// a server in this process.
+	stopRemote func() error
 }
 
 // clientQPS and clientBurst lift client-go's default rate limit (5 QPS),
@@ -139,23 +143,43 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 		s.runErr = prepared.RunWithContext(runCtx)
 	}()
 
-	s.restConfig = rest.CopyConfig(server.GenericAPIServer.LoopbackClientConfig)
-	s.restConfig.QPS = clientQPS
-	s.restConfig.Burst = clientBurst
-	s.restConfig.UserAgent = "gatedcrd-apitest"
-	if s.dynamic, err = dynamic.NewForConfig(s.restConfig); err != nil {
-		return nil, err
-	}
-	if s.crds, err = apiextensionsclient.NewForConfig(s.restConfig); err != nil {
-		return nil, err
-	}
-	if s.discovery, err = discovery.NewDiscoveryClientForConfig(s.restConfig); err != nil {
+	if err := s.connect(server.GenericAPIServer.LoopbackClientConfig); err != nil {
 		return nil, err
 	}
 	if err := s.waitReady(ctx); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// Connect returns a Server for an API server that runs elsewhere and is
+// reachable with config, typically the server program of another
+// Kubernetes version (package kubeversion). Every helper works on it as on
+// a server of this process; Stop calls stop once. Dir and EtcdPrefix are
+// empty: they belong to the other process.
+func Connect(config *rest.Config, stop func() error) (*Server, error) {
+	s := &Server{stopRemote: stop}
+	if err := s.connect(config); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// connect builds the clients of a server reachable with config.
+func (s *Server) connect(config *rest.Config) error {
+	s.restConfig = rest.CopyConfig(config)
+	s.restConfig.QPS = clientQPS
+	s.restConfig.Burst = clientBurst
+	s.restConfig.UserAgent = "gatedcrd-apitest"
+	var err error
+	if s.dynamic, err = dynamic.NewForConfig(s.restConfig); err != nil {
+		return err
+	}
+	if s.crds, err = apiextensionsclient.NewForConfig(s.restConfig); err != nil {
+		return err
+	}
+	s.discovery, err = discovery.NewDiscoveryClientForConfig(s.restConfig)
+	return err
 }
 
 // waitReady polls /readyz until it answers 200, the server exits or ctx
@@ -187,6 +211,10 @@ func (s *Server) waitReady(ctx context.Context) error {
 // directory. It is idempotent; later calls return the first result.
 func (s *Server) Stop() error {
 	s.stopOnce.Do(func() {
+		if s.stopRemote != nil {
+			s.stopError = s.stopRemote()
+			return
+		}
 		var errs []error
 		if s.cancel != nil {
 			s.cancel(errors.New("server stopped"))
@@ -218,11 +246,11 @@ func (s *Server) RESTConfig() *rest.Config { return rest.CopyConfig(s.restConfig
 func (s *Server) Dynamic() dynamic.Interface { return s.dynamic }
 
 // Dir returns the server's private directory (etcd data and certificates).
-// It is removed by Stop.
+// It is removed by Stop. It is empty for a server of another process.
 func (s *Server) Dir() string { return s.dir }
 
 // EtcdPrefix returns the random etcd key prefix under which this server
-// stores everything.
+// stores everything; empty for a server of another process.
 func (s *Server) EtcdPrefix() string { return s.etcdPrefix }
 
 func randomPrefix() (string, error) {

@@ -35,6 +35,19 @@ func (v *Variant) TestName(s *Suite) string {
 		s.GateList(), filepath.Base(v.File.Path), s.Name)
 }
 
+// The names of the subtests that hold a suite's tests.
+const (
+	OnCreate = "onCreate"
+	OnUpdate = "onUpdate"
+)
+
+// FullTestName names one test of a suite run against the variant:
+// TestName, the kind of test (OnCreate or OnUpdate) and the test's name,
+// joined by "/", as the subtests are nested.
+func (v *Variant) FullTestName(s *Suite, kind, test string) string {
+	return v.TestName(s) + "/" + kind + "/" + test
+}
+
 // Plan is the order in which the variants are installed and tested.
 type Plan struct {
 	// Batches are installed one after the other, each as a whole (the
@@ -55,6 +68,63 @@ func (p *Plan) Suites() int {
 		}
 	}
 	return n
+}
+
+// Tests returns the number of tests in the plan: each test of each
+// (suite, variant) pair.
+func (p *Plan) Tests() int {
+	n := 0
+	for _, batch := range p.Batches {
+		for _, v := range batch {
+			for _, s := range v.Suites {
+				n += len(s.OnCreate) + len(s.OnUpdate)
+			}
+		}
+	}
+	return n
+}
+
+// Filter returns the plan without the variants and suites that have no
+// test whose full name (see Variant.FullTestName) keep accepts, and
+// without the batches left empty. Tests within a kept suite are filtered
+// when they run.
+func (p *Plan) Filter(keep func(fullTestName string) bool) *Plan {
+	out := &Plan{}
+	for _, batch := range p.Batches {
+		var kept []*Variant
+		for _, v := range batch {
+			var suites []*Suite
+			for _, s := range v.Suites {
+				if v.hasTest(s, keep) {
+					suites = append(suites, s)
+				}
+			}
+			if len(suites) > 0 {
+				filtered := *v
+				filtered.Suites = suites
+				kept = append(kept, &filtered)
+			}
+		}
+		if len(kept) > 0 {
+			out.Batches = append(out.Batches, kept)
+		}
+	}
+	return out
+}
+
+// hasTest reports whether keep accepts some test of s run against v.
+func (v *Variant) hasTest(s *Suite, keep func(string) bool) bool {
+	for _, t := range s.OnCreate {
+		if keep(v.FullTestName(s, OnCreate, t.Name)) {
+			return true
+		}
+	}
+	for _, t := range s.OnUpdate {
+		if keep(v.FullTestName(s, OnUpdate, t.Name)) {
+			return true
+		}
+	}
+	return false
 }
 
 // Prepare discovers the suites below baseDir, parses them, reads the CRD

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,6 +30,15 @@ type Options struct {
 	// Timeout bounds each test, and each installation or removal of a
 	// batch of CRDs (default 2 minutes).
 	Timeout time.Duration
+	// Parallel is how many variants run at once (default 4). Variants of
+	// one group-version always run one after the other: the server
+	// publishes one OpenAPI document per group-version, which is how a
+	// CRD patch is seen to have taken effect (see server.PatchCRD).
+	Parallel int
+	// Filter, when set, selects the tests to run by their full name
+	// (see Variant.FullTestName); variants left without a test are not
+	// installed.
+	Filter func(fullTestName string) bool
 }
 
 // Run runs every suite below opts.BaseDir against every CRD file it
@@ -38,37 +48,56 @@ type Options struct {
 // t; the suites without problems run anyway.
 func Run(t *testing.T, opts Options) {
 	t.Helper()
-	run(testingReporter{t}, opts)
+	RunWith(testingReporter{t}, opts)
 }
 
-// reporter is the part of *testing.T the runner uses, so that the
-// runner's own tests can watch it fail.
-type reporter interface {
+// Reporter is what the runner reports to: the part of *testing.T it uses.
+// Run reports to a *testing.T; the apitest command has a Reporter of its
+// own. Run is called from several goroutines at once (see
+// Options.Parallel) and creates a subtest; a subtest without subtests of
+// its own is one test.
+type Reporter interface {
 	Helper()
 	Errorf(format string, args ...any)
 	Logf(format string, args ...any)
-	Run(name string, f func(reporter)) bool
+	Run(name string, f func(Reporter)) bool
 	Context() context.Context
 }
 
 type testingReporter struct{ *testing.T }
 
-func (r testingReporter) Run(name string, f func(reporter)) bool {
+func (r testingReporter) Run(name string, f func(Reporter)) bool {
 	return r.T.Run(name, func(t *testing.T) { f(testingReporter{t}) })
 }
 
-func run(r reporter, opts Options) {
+// RunWith is Run reporting to r.
+func RunWith(r Reporter, opts Options) {
+	r.Helper()
+	plan, err := Prepare(opts.BaseDir, opts.PayloadDir)
+	for _, e := range Flatten(err) {
+		r.Errorf("%v", e)
+	}
+	RunPlan(r, plan, opts)
+}
+
+// RunPlan runs a plan made by Prepare (nil runs nothing), reporting to r.
+// opts.BaseDir and opts.PayloadDir are not used: the plan holds what
+// they lead to.
+func RunPlan(r Reporter, plan *Plan, opts Options) {
 	r.Helper()
 	if opts.Timeout == 0 {
 		opts.Timeout = 2 * time.Minute
 	}
-	plan, err := Prepare(opts.BaseDir, opts.PayloadDir)
-	for _, e := range flatten(err) {
-		r.Errorf("%v", e)
+	if opts.Parallel <= 0 {
+		opts.Parallel = 4
+	}
+	if plan != nil && opts.Filter != nil {
+		plan = plan.Filter(opts.Filter)
 	}
 	if plan == nil || len(plan.Batches) == 0 {
 		return
 	}
+	var err error
 	srv := opts.Server
 	if srv == nil {
 		if srv, err = server.Shared(); err != nil {
@@ -77,14 +106,15 @@ func run(r reporter, opts Options) {
 		}
 	}
 	for _, batch := range plan.Batches {
-		if !runBatch(r, srv, batch, opts.Timeout) {
+		if !runBatch(r, srv, batch, opts) {
 			return
 		}
 	}
 }
 
-// flatten lists the errors joined in err (recursively), or err itself.
-func flatten(err error) []error {
+// Flatten lists the errors joined in err (recursively), or err itself:
+// the separate problems Prepare returns.
+func Flatten(err error) []error {
 	if err == nil {
 		return nil
 	}
@@ -94,7 +124,7 @@ func flatten(err error) []error {
 	}
 	var out []error
 	for _, e := range joined.Unwrap() {
-		out = append(out, flatten(e)...)
+		out = append(out, Flatten(e)...)
 	}
 	return out
 }
@@ -102,23 +132,37 @@ func flatten(err error) []error {
 // runBatch installs a batch of variants, runs their suites and removes
 // them. It returns false when the CRDs could not be removed, so that later
 // batches, which reinstall the same names, are not attempted.
-func runBatch(r reporter, srv *server.Server, batch []*Variant, timeout time.Duration) bool {
+//
+// The variants of one group-version run one after the other, those of
+// different group-versions concurrently, opts.Parallel at a time.
+func runBatch(r Reporter, srv *server.Server, batch []*Variant, opts Options) bool {
 	r.Helper()
+	timeout := opts.Timeout
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	installErrs, installed := install(ctx, srv, batch)
 	cancel()
-	for _, v := range batch {
-		for _, s := range v.Suites {
-			r.Run(v.TestName(s), func(r reporter) {
-				if err := installErrs[v]; err != nil {
-					r.Errorf("%s: installing %s (version %s): %v", s.Path, v.File.Path, v.Version, err)
-					return
+	slots := make(chan struct{}, opts.Parallel)
+	var wg sync.WaitGroup
+	for _, group := range byGroupVersion(batch) {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			for _, v := range group {
+				for _, s := range v.Suites {
+					r.Run(v.TestName(s), func(r Reporter) {
+						if err := installErrs[v]; err != nil {
+							r.Errorf("%s: installing %s (version %s): %v", s.Path, v.File.Path, v.Version, err)
+							return
+						}
+						x := &executor{srv: srv, variant: v, suite: s, timeout: timeout, filter: opts.Filter,
+							objects: srv.Objects(server.Resource(v.CRD, v.Version), namespace(v.CRD))}
+						x.run(r)
+					})
 				}
-				x := &executor{srv: srv, variant: v, suite: s, timeout: timeout, objects: srv.Objects(server.Resource(v.CRD, v.Version), namespace(v.CRD))}
-				x.run(r)
-			})
-		}
+			}
+		})
 	}
+	wg.Wait()
 	if len(installed) == 0 {
 		return true
 	}
@@ -166,6 +210,24 @@ func namespace(crd *server.CRD) string {
 	return ""
 }
 
+// byGroupVersion splits a batch into its group-versions, keeping the
+// order of the batch.
+func byGroupVersion(batch []*Variant) [][]*Variant {
+	index := map[string]int{}
+	var groups [][]*Variant
+	for _, v := range batch {
+		gv := v.CRD.Spec.Group + "/" + v.Version
+		i, ok := index[gv]
+		if !ok {
+			i = len(groups)
+			index[gv] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], v)
+	}
+	return groups
+}
+
 // executor runs the tests of one suite against one installed variant.
 type executor struct {
 	srv     *server.Server
@@ -173,29 +235,45 @@ type executor struct {
 	suite   *Suite
 	objects *server.Objects
 	timeout time.Duration
+	filter  func(string) bool // nil runs every test
 }
 
-func (x *executor) run(r reporter) {
-	if len(x.suite.OnCreate) > 0 {
-		r.Run("onCreate", func(r reporter) {
-			for _, t := range x.suite.OnCreate {
-				r.Run(t.Name, func(r reporter) { x.create(r, t) })
+func (x *executor) run(r Reporter) {
+	if tests := selected(x, OnCreate, x.suite.OnCreate, func(t CreateTest) string { return t.Name }); len(tests) > 0 {
+		r.Run(OnCreate, func(r Reporter) {
+			for _, t := range tests {
+				r.Run(t.Name, func(r Reporter) { x.create(r, t) })
 			}
 		})
 	}
-	if len(x.suite.OnUpdate) > 0 {
-		r.Run("onUpdate", func(r reporter) {
-			for _, t := range x.suite.OnUpdate {
-				r.Run(t.Name, func(r reporter) { x.update(r, t) })
+	if tests := selected(x, OnUpdate, x.suite.OnUpdate, func(t UpdateTest) string { return t.Name }); len(tests) > 0 {
+		r.Run(OnUpdate, func(r Reporter) {
+			for _, t := range tests {
+				r.Run(t.Name, func(r Reporter) { x.update(r, t) })
 			}
 		})
 	}
+}
+
+// selected returns the tests of one kind that the executor's filter
+// keeps.
+func selected[T any](x *executor, kind string, tests []T, name func(T) string) []T {
+	if x.filter == nil {
+		return tests
+	}
+	var out []T
+	for _, t := range tests {
+		if x.filter(x.variant.FullTestName(x.suite, kind, name(t))) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // failure reports a failed check of a test: where the suite says what
 // failed, which test it was, and which CRD file it ran against.
 type failure struct {
-	r    reporter
+	r    Reporter
 	x    *executor
 	kind string // onCreate or onUpdate
 	name string
@@ -206,12 +284,12 @@ func (f failure) at(line int, format string, args ...any) {
 	f.r.Errorf("%s: %s test %q against %s: %s", f.x.suite.at(line), f.kind, f.name, f.x.variant.File.Path, fmt.Sprintf(format, args...))
 }
 
-func (x *executor) context(r reporter) (context.Context, context.CancelFunc) {
+func (x *executor) context(r Reporter) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(r.Context(), x.timeout)
 }
 
-func (x *executor) create(r reporter, t CreateTest) {
-	fail := failure{r: r, x: x, kind: "onCreate", name: t.Name}
+func (x *executor) create(r Reporter, t CreateTest) {
+	fail := failure{r: r, x: x, kind: OnCreate, name: t.Name}
 	ctx, cancel := x.context(r)
 	defer cancel()
 	created, err := x.objects.Create(ctx, t.Initial.Object.DeepCopy())
@@ -231,8 +309,8 @@ func (x *executor) create(r reporter, t CreateTest) {
 	}
 }
 
-func (x *executor) update(r reporter, t UpdateTest) {
-	fail := failure{r: r, x: x, kind: "onUpdate", name: t.Name}
+func (x *executor) update(r Reporter, t UpdateTest) {
+	fail := failure{r: r, x: x, kind: OnUpdate, name: t.Name}
 	ctx, cancel := x.context(r)
 	defer cancel()
 	var revert func(context.Context) error
@@ -356,7 +434,7 @@ func (x *executor) hasStatusSubresource() bool {
 // object a fixed name does not collide with the next one. The CRD's
 // removal after the batch would delete it anyway, so failures are only
 // logged.
-func (x *executor) remove(r reporter, obj *unstructured.Unstructured) {
+func (x *executor) remove(r Reporter, obj *unstructured.Unstructured) {
 	if obj == nil {
 		return
 	}

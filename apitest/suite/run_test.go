@@ -52,12 +52,14 @@ func (r *fakeReporter) Errorf(format string, args ...any) {
 
 func (r *fakeReporter) Logf(string, ...any) {}
 
-func (r *fakeReporter) Run(name string, f func(reporter)) bool {
+func (r *fakeReporter) Run(name string, f func(Reporter)) bool {
 	child := &fakeReporter{name: r.name + "/" + name, ctx: r.ctx, parent: r, rec: r.rec}
 	r.rec.mu.Lock()
 	r.rec.tests = append(r.rec.tests, child.name)
 	r.rec.mu.Unlock()
 	f(child)
+	r.rec.mu.Lock()
+	defer r.rec.mu.Unlock()
 	return !child.failed
 }
 
@@ -209,7 +211,7 @@ func TestRun(t *testing.T) {
 	}
 
 	r := newFakeReporter(t)
-	run(r, Options{BaseDir: base, PayloadDir: payloadDir, Server: srv})
+	RunWith(r, Options{BaseDir: base, PayloadDir: payloadDir, Server: srv})
 
 	group := func(featureSet, gates, name string) string {
 		return fmt.Sprintf(`Run/[suite.gatedcrd.example/v1, Resource=widgets][ClusterProfiles=SelfManagedHA][FeatureSet=%q][FeatureGate=%s][File=widgets-%s.crd.yaml] %s`,

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"encoding/xml"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The JUnit XML schema as CI dashboards (Jenkins, GitLab, Prow's
+// Spyglass) read it: one testsuite per (suite, CRD file) pair, one
+// testcase per test, a failure element holding the messages of a failed
+// test.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Time     string      `xml:"time,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// problemsSuite names the testsuite that holds the suites that could not
+// be prepared (parse errors, unknown gates, ...), one testcase each.
+const problemsSuite = "suite problems"
+
+// writeJUnit writes the report as JUnit XML to path.
+func (r *report) writeJUnit(path string, elapsed time.Duration) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	doc := junitSuites{Name: "apitest", Tests: r.passed + r.failed, Failures: r.failed, Time: seconds(elapsed)}
+	if len(r.problems) > 0 {
+		s := junitSuite{Name: problemsSuite, Tests: len(r.problems), Failures: len(r.problems), Time: seconds(0)}
+		for i, p := range r.problems {
+			s.Cases = append(s.Cases, junitCase{Name: "problem " + strconv.Itoa(i+1), Classname: problemsSuite, Time: seconds(0), Failure: failure([]string{p})})
+		}
+		doc.Suites = append(doc.Suites, s)
+	}
+	for _, g := range r.groups {
+		s := junitSuite{Name: g.name, Time: seconds(g.duration)}
+		if len(g.tests) == 0 {
+			s.Cases = append(s.Cases, junitCase{Name: "install", Classname: g.name, Time: seconds(g.duration), Failure: failure(g.errors)})
+		}
+		for _, t := range g.tests {
+			s.Cases = append(s.Cases, junitCase{Name: t.name, Classname: g.name, Time: seconds(t.duration),
+				Failure: failure(t.errors), SystemOut: strings.Join(t.logs, "\n")})
+		}
+		s.Tests = len(s.Cases)
+		for _, c := range s.Cases {
+			if c.Failure != nil {
+				s.Failures++
+			}
+		}
+		doc.Suites = append(doc.Suites, s)
+	}
+	data, err := xml.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append([]byte(xml.Header), append(data, '\n')...), 0o644)
+}
+
+// failure returns the failure element of a test with the given errors,
+// nil when there are none. The message attribute is the first line of
+// the first error; the text holds them all.
+func failure(errs []string) *junitFailure {
+	if len(errs) == 0 {
+		return nil
+	}
+	first, _, _ := strings.Cut(errs[0], "\n")
+	return &junitFailure{Message: first, Text: strings.Join(errs, "\n\n")}
+}
+
+// seconds renders a duration as JUnit wants it: seconds, here to the
+// millisecond.
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', 3, 64)
+}

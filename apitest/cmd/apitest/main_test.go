@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const (
+	exampleDir = "../../../example"
+	payloadDir = "../../../payload-manifests/featuregates"
+)
+
+// lastLine returns the last line of the output.
+func lastLine(out string) string {
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+var summaryLine = regexp.MustCompile(`^(\d+) passed, (\d+) failed$`)
+
+// TestExampleSuitesPass runs the example's suites through the command, on
+// the linked version (in this process), with a JUnit file.
+func TestExampleSuitesPass(t *testing.T) {
+	junit := filepath.Join(t.TempDir(), "junit.xml")
+	var stdout, stderr bytes.Buffer
+	code := run(t.Context(), []string{"--base-dir", exampleDir, "--payload-dir", payloadDir, "--kube-version", "1.37", "--junit", junit}, &stdout, &stderr)
+	out := stdout.String()
+	if code != exitPassed {
+		t.Fatalf("exit %d, want %d\n%s%s", code, exitPassed, out, stderr.String())
+	}
+	m := summaryLine.FindStringSubmatch(lastLine(out))
+	if m == nil || m[2] != "0" || m[1] == "0" {
+		t.Fatalf("last line %q, want \"N passed, 0 failed\"", lastLine(out))
+	}
+	if !strings.Contains(out, "ok    [example.openshift.io/v1, Resource=stableconfigtypes]") {
+		t.Errorf("no progress line for a stableconfigtypes pair:\n%s", out)
+	}
+	data, err := os.ReadFile(junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc junitSuites
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("the JUnit file does not parse: %v", err)
+	}
+	if want := m[1]; strconv.Itoa(doc.Tests) != want || doc.Failures != 0 {
+		t.Errorf("JUnit counts %d tests, %d failures; the summary says %s passed", doc.Tests, doc.Failures, want)
+	}
+	cases := 0
+	for _, s := range doc.Suites {
+		cases += len(s.Cases)
+		for _, c := range s.Cases {
+			if !strings.HasPrefix(c.Name, "onCreate/") && !strings.HasPrefix(c.Name, "onUpdate/") {
+				t.Errorf("testcase %q of %q is not onCreate/... or onUpdate/...", c.Name, s.Name)
+			}
+		}
+	}
+	if strconv.Itoa(cases) != m[1] {
+		t.Errorf("%d testcases, want %s", cases, m[1])
+	}
+}
+
+// TestFailuresAndFilter breaks one expectation of a copy of the example's
+// suites and runs only the tests of that suite file's pairs.
+func TestFailuresAndFilter(t *testing.T) {
+	base := copyDir(t, exampleDir)
+	suitePath := filepath.Join(base, "v1", "tests", "stableconfigtypes.example.openshift.io", "AAA_ungated.yaml")
+	data, err := os.ReadFile(suitePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	const from, to = "immutableField: foo", "immutableField: bar"
+	i := strings.LastIndex(text, from) // in the last expected object
+	if i < 0 {
+		t.Fatalf("%s has no %q", suitePath, from)
+	}
+	broken := text[:i] + to + text[i+len(from):]
+	if err := os.WriteFile(suitePath, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	line := strings.Count(broken[:i], "\n") + 1
+
+	var stdout, stderr bytes.Buffer
+	code := run(t.Context(), []string{"--base-dir", base, "--payload-dir", payloadDir, "--run", `Resource=stableconfigtypes\].*FeatureSet="Default"`}, &stdout, &stderr)
+	out := stdout.String()
+	if code != exitFailed {
+		t.Fatalf("exit %d, want %d\n%s%s", code, exitFailed, out, stderr.String())
+	}
+	m := summaryLine.FindStringSubmatch(lastLine(out))
+	if m == nil || m[2] == "0" {
+		t.Fatalf("last line %q, want failures", lastLine(out))
+	}
+	if strings.Contains(out, "TechPreviewNoUpgrade") || strings.Contains(out, "Resource=notstableconfigtypes") {
+		t.Errorf("--run did not filter:\n%s", out)
+	}
+	if !strings.Contains(out, "FAIL  [example.openshift.io/v1, Resource=stableconfigtypes]") || !strings.Contains(out, "    --- FAIL: on") {
+		t.Errorf("no FAIL lines:\n%s", out)
+	}
+	// The failure is somewhere at or above the changed line (the
+	// expected: field of the test).
+	at := regexp.MustCompile(regexp.QuoteMeta(suitePath) + `:(\d+): `).FindStringSubmatch(out)
+	if at == nil {
+		t.Fatalf("no failure names %s:<line>:\n%s", suitePath, out)
+	}
+	if n, _ := strconv.Atoi(at[1]); n > line || n < line-30 {
+		t.Errorf("failure at line %d, the change is at line %d", n, line)
+	}
+	if !strings.Contains(out, "-   immutableField: bar") || !strings.Contains(out, "+   immutableField: foo") {
+		t.Errorf("no diff showing the expected value:\n%s", out)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--kube-version", "1.31"}, "unsupported Kubernetes version \"1.31\""},
+		{[]string{"--run", "("}, "--run:"},
+		{[]string{"extra"}, "unexpected arguments"},
+		{[]string{"--no-such-flag"}, "flag provided but not defined"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), tc.args, &stdout, &stderr)
+		if code != exitUsage || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", tc.args, code, stderr.String(), exitUsage, tc.want)
+		}
+	}
+}
+
+// TestNoSuites fails: a run that tests nothing proves nothing.
+func TestNoSuites(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run(t.Context(), []string{"--base-dir", t.TempDir(), "--payload-dir", payloadDir}, &stdout, &stderr)
+	if code != exitFailed || lastLine(stdout.String()) != "0 passed, 1 failed" || !strings.Contains(stdout.String(), "no suite below") {
+		t.Errorf("exit %d, output\n%s", code, stdout.String())
+	}
+}
+
+func copyDir(t *testing.T, from string) string {
+	t.Helper()
+	to := filepath.Join(t.TempDir(), "tree")
+	if err := os.CopyFS(to, os.DirFS(from)); err != nil {
+		t.Fatal(err)
+	}
+	return to
+}

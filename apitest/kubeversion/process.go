@@ -1,0 +1,154 @@
+package kubeversion
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gatedcrd/gatedcrd/apitest/server"
+	"k8s.io/client-go/rest"
+)
+
+// Options configure Start.
+type Options struct {
+	BuildOptions
+	// Verbosity is passed to the server (see server.Options.Verbosity);
+	// 0 consults server.VerboseEnv.
+	Verbosity int
+	// LogOutput receives the server's logs when Verbosity > 0 (default
+	// os.Stderr).
+	LogOutput io.Writer
+	// StartTimeout bounds the start of the server, the build excluded
+	// (default 2 minutes).
+	StartTimeout time.Duration
+}
+
+// Start starts an API server of Kubernetes version v and returns it once
+// it is ready; Stop stops it. The linked version runs inside this process
+// (server.Start); every other version runs as its program (see Build),
+// started with mode serve and reached over loopback.
+func Start(ctx context.Context, v Version, opts Options) (*server.Server, error) {
+	if opts.StartTimeout == 0 {
+		opts.StartTimeout = 2 * time.Minute
+	}
+	if v.Minor == Linked {
+		return server.Start(ctx, server.Options{Verbosity: opts.Verbosity, LogOutput: opts.LogOutput, StartTimeout: opts.StartTimeout})
+	}
+	program, err := Build(ctx, v, opts.BuildOptions)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.StartTimeout)
+	defer cancel()
+	return startProgram(ctx, program, opts)
+}
+
+// handshake is what serve writes on its first line of standard output.
+type handshake struct {
+	Host        string `json:"host"`
+	BearerToken string `json:"bearerToken"`
+	CAData      []byte `json:"caData"`
+	ServerName  string `json:"serverName"`
+}
+
+// startProgram runs a program in mode serve and connects to it.
+func startProgram(ctx context.Context, program string, opts Options) (_ *server.Server, err error) {
+	verbosity := opts.Verbosity
+	if verbosity == 0 {
+		verbosity, _ = strconv.Atoi(os.Getenv(server.VerboseEnv))
+	}
+	cmd := exec.Command(program, "serve", "-v", strconv.Itoa(verbosity))
+	setParentDeathSignal(cmd)
+	logs := &server.LogTail{}
+	cmd.Stderr = logs
+	if verbosity > 0 {
+		out := opts.LogOutput
+		if out == nil {
+			out = os.Stderr
+		}
+		cmd.Stderr = io.MultiWriter(logs, out)
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", program, err)
+	}
+	p := &process{cmd: cmd, stdin: stdin, logs: logs, exited: make(chan struct{})}
+	go func() {
+		p.waitErr = cmd.Wait()
+		close(p.exited)
+	}()
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, p.stop())
+			err = fmt.Errorf("%w\n--- end of the server's output ---\n%s", err, logs.String())
+		}
+	}()
+
+	lines := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(stdout).ReadString('\n')
+		lines <- line
+		_, _ = io.Copy(io.Discard, stdout) // the program writes nothing else; never block it
+	}()
+	var line string
+	select {
+	case line = <-lines:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("waiting for %s to be ready: %w", program, context.Cause(ctx))
+	}
+	var hs handshake
+	if err := json.Unmarshal([]byte(line), &hs); err != nil || hs.Host == "" {
+		return nil, fmt.Errorf("%s did not report its address (it wrote %q)", program, strings.TrimSpace(line))
+	}
+	config := &rest.Config{
+		Host:            hs.Host,
+		BearerToken:     hs.BearerToken,
+		TLSClientConfig: rest.TLSClientConfig{CAData: hs.CAData, ServerName: hs.ServerName},
+	}
+	return server.Connect(config, p.stop)
+}
+
+// process is a running server program.
+type process struct {
+	cmd     *exec.Cmd
+	stdin   io.Closer
+	logs    *server.LogTail
+	exited  chan struct{}
+	waitErr error // read after exited is closed
+}
+
+// stopGrace is how long a program may take to stop after its standard
+// input closed before it is killed.
+const stopGrace = time.Minute
+
+// stop closes the program's standard input, which asks it to stop, and
+// waits for it to exit, killing it after stopGrace.
+func (p *process) stop() error {
+	p.stdin.Close()
+	select {
+	case <-p.exited:
+	case <-time.After(stopGrace):
+		_ = p.cmd.Process.Kill()
+		<-p.exited
+		return fmt.Errorf("the API server program did not stop within %v and was killed", stopGrace)
+	}
+	if p.waitErr != nil {
+		return fmt.Errorf("the API server program: %w\n%s", p.waitErr, p.logs.String())
+	}
+	return nil
+}
