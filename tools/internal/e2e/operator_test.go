@@ -86,6 +86,11 @@ func main() {
 
 const zeroVersion = "v0.0.0-00010101000000-000000000000"
 
+// privateModules keeps the go command from asking the module proxy or the
+// checksum database about this project's unpublished module paths, which
+// the operator module replaces by this checkout.
+const privateModules = "GOPRIVATE=github.com/gatedcrd"
+
 func repoRoot(t *testing.T) string {
 	t.Helper()
 	root, err := filepath.Abs("../../..")
@@ -98,16 +103,23 @@ func repoRoot(t *testing.T) string {
 	return root
 }
 
-func goCmd(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	return goCmdEnv(t, dir, nil, args...)
+// goflags keeps -modcacherw of the caller's GOFLAGS (CI removes its fresh
+// module cache afterwards) and adds extra.
+func goflags(extra ...string) string {
+	var flags []string
+	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
+		if f == "-modcacherw" {
+			flags = append(flags, f)
+		}
+	}
+	return strings.Join(append(flags, extra...), " ")
 }
 
-func goCmdEnv(t *testing.T, dir string, env []string, args ...string) string {
+func goCmd(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), args...)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off"), env...)
+	cmd.Env = append(os.Environ(), "GOFLAGS="+goflags("-mod=mod"), "GOWORK=off", privateModules)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go %s (in %s): %v\n%s", strings.Join(args, " "), dir, err, out)
@@ -203,11 +215,14 @@ func checkOperatorOutput(t *testing.T, dir string) {
 }
 
 // addTool adds codegen with `go get -tool`. The modules are replaced by
-// this checkout; GOPROXY=off keeps the go command from asking the proxy
-// about the unpublished package path, whose refusal would be fatal.
+// this checkout at the explicit version go.mod requires, so the go command
+// needs no version query for them (and privateModules keeps it from asking
+// the proxy about the unpublished paths anyway). Every other
+// module comes from the proxy, as on a fresh machine: nothing here relies
+// on what earlier builds left in the module cache.
 func addTool(t *testing.T, dir string) {
 	t.Helper()
-	goCmdEnv(t, dir, []string{"GOPROXY=off"}, "get", "-tool", "github.com/gatedcrd/gatedcrd/tools/cmd/codegen")
+	goCmd(t, dir, "get", "-tool", "github.com/gatedcrd/gatedcrd/tools/cmd/codegen@"+zeroVersion)
 	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
@@ -248,7 +263,7 @@ func TestOperatorRepositoryVendored(t *testing.T) {
 	bin := filepath.Join(dir, "bin", "codegen")
 	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-mod=vendor", "-o", bin, "github.com/gatedcrd/gatedcrd/tools/cmd/codegen")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=")
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS="+goflags(), privateModules)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("building vendored codegen: %v\n%s", err, out)
 	}
