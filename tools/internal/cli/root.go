@@ -81,6 +81,7 @@ package, sorted).`,
 		compatibilityCommand(opts),
 		strictBaselineCommand(opts),
 		openAPIV3Command(opts),
+		compatCommand(opts),
 	)
 	return root
 }

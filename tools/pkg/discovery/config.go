@@ -25,6 +25,26 @@ type Config struct {
 	ManifestMerge      StageConfig
 	// Compatibility switches the compatibility level comments off.
 	Compatibility StageConfig
+	// Compat configures `codegen compat` for the group.
+	Compat CompatConfig
+}
+
+// CompatConfig is the compat section: breaking changes the group's owners
+// accepted, reviewable like code.
+type CompatConfig struct {
+	Accepted []AcceptedFinding
+}
+
+// AcceptedFinding accepts one finding of `codegen compat`. Every field is
+// required; the compat package checks that Check names a known check.
+type AcceptedFinding struct {
+	// CRD is the CustomResourceDefinition name, Check the check's name and
+	// Path the schema path the finding names (as printed by compat).
+	CRD, Check, Path string
+	// Reason says why the change is acceptable.
+	Reason string
+	// Line is the entry's line in the file.
+	Line int
 }
 
 // StageConfig switches one stage off for a group.
@@ -108,6 +128,8 @@ func ParseConfig(file string, data []byte) (Config, error) {
 					}
 				},
 			}, &problems)
+		case "compat":
+			cfg.Compat = parseCompat(file, val, &problems)
 		default:
 			if !otherGenerators[key.Value] {
 				problems.Add(unknownKey(diag.Errorf(file, key.Line, key.Value, "unknown key; known keys are %s", knownKeys())))
@@ -176,7 +198,7 @@ func unknownKey(d diag.Diagnostic) diag.Diagnostic {
 }
 
 func knownKeys() string {
-	keys := []string{"compatibility", "emptyPartialSchema", "manifestMerge", "schemapatch"}
+	keys := []string{"compat", "compatibility", "emptyPartialSchema", "manifestMerge", "schemapatch"}
 	for k := range otherGenerators {
 		keys = append(keys, k)
 	}
@@ -192,4 +214,78 @@ func yamlErrorLine(err error) int {
 		_, _ = fmt.Sscanf(msg[i:], "line %d", &n)
 	}
 	return n
+}
+
+// parseCompat reads the compat section: a mapping with one key, accepted,
+// a list of mappings with the keys crd, check, path and reason, each a
+// non-empty string. An entry given twice is an error.
+func parseCompat(file string, val *yamlv3.Node, problems *diag.List) CompatConfig {
+	var cfg CompatConfig
+	if val.Kind == yamlv3.ScalarNode && val.Tag == "!!null" {
+		return cfg
+	}
+	if val.Kind != yamlv3.MappingNode {
+		problems.Add(diag.Errorf(file, val.Line, "compat", "must be a mapping"))
+		return cfg
+	}
+	forEachKey(file, "compat", val, problems, func(k, v *yamlv3.Node) {
+		if k.Value != "accepted" {
+			problems.Add(unknownKey(diag.Errorf(file, k.Line, "compat."+k.Value, "unknown key; compat accepts accepted")))
+			return
+		}
+		if v.Kind == yamlv3.ScalarNode && v.Tag == "!!null" {
+			return
+		}
+		if v.Kind != yamlv3.SequenceNode {
+			problems.Add(diag.Errorf(file, v.Line, "compat.accepted", "must be a list of entries with crd, check, path and reason"))
+			return
+		}
+		seen := map[[3]string]int{}
+		for _, item := range v.Content {
+			a, ok := parseAccepted(file, item, problems)
+			if !ok {
+				continue
+			}
+			key := [3]string{a.CRD, a.Check, a.Path}
+			if line, dup := seen[key]; dup {
+				problems.Add(diag.Errorf(file, item.Line, "compat.accepted", "accepts %s %s %s again (first on line %d)", a.CRD, a.Check, a.Path, line))
+				continue
+			}
+			seen[key] = item.Line
+			cfg.Accepted = append(cfg.Accepted, a)
+		}
+	})
+	return cfg
+}
+
+// parseAccepted reads one compat.accepted entry.
+func parseAccepted(file string, item *yamlv3.Node, problems *diag.List) (AcceptedFinding, bool) {
+	a := AcceptedFinding{Line: item.Line}
+	if item.Kind != yamlv3.MappingNode {
+		problems.Add(diag.Errorf(file, item.Line, "compat.accepted", "an entry must be a mapping with crd, check, path and reason"))
+		return a, false
+	}
+	fields := map[string]*string{"crd": &a.CRD, "check": &a.Check, "path": &a.Path, "reason": &a.Reason}
+	ok := true
+	forEachKey(file, "compat.accepted", item, problems, func(k, v *yamlv3.Node) {
+		dst, known := fields[k.Value]
+		if !known {
+			problems.Add(unknownKey(diag.Errorf(file, k.Line, "compat.accepted."+k.Value, "unknown key; an entry has crd, check, path and reason")))
+			ok = false
+			return
+		}
+		if v.Kind != yamlv3.ScalarNode || v.Tag == "!!null" || strings.TrimSpace(v.Value) == "" {
+			problems.Add(diag.Errorf(file, v.Line, "compat.accepted."+k.Value, "must be a non-empty string"))
+			ok = false
+			return
+		}
+		*dst = v.Value
+	})
+	for _, name := range []string{"check", "crd", "path", "reason"} {
+		if *fields[name] == "" && ok {
+			problems.Add(diag.Errorf(file, item.Line, "compat.accepted", "entry lacks %s (an entry has crd, check, path and reason)", name))
+			ok = false
+		}
+	}
+	return a, ok
 }

@@ -1,0 +1,210 @@
+package compat
+
+import (
+	"sort"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/crdify/pkg/config"
+	"sigs.k8s.io/crdify/pkg/runner"
+	"sigs.k8s.io/crdify/pkg/validations"
+	"sigs.k8s.io/crdify/pkg/validations/crd/existingfieldremoval"
+	"sigs.k8s.io/crdify/pkg/validations/property"
+)
+
+// Names of the checks compat adds to crdify's.
+const (
+	// CheckCEL flags x-kubernetes-validations rules added to a field that
+	// existed before (a crdify comparator registered next to crdify's own).
+	CheckCEL = "xValidations"
+	// CheckCRDRemoval flags a CRD no longer installed in a tuple that had
+	// it.
+	CheckCRDRemoval = "crdRemoval"
+	// checkUnhandled is crdify's name for changes no check handled.
+	checkUnhandled = "unhandled"
+)
+
+// crdifyConfig is how compat configures crdify: every check enforced as an
+// error except description edits (noise for compatibility) and changes no
+// check understands (reported as warnings); adding enum values is allowed.
+var crdifyConfig = config.Config{
+	UnhandledEnforcement: config.EnforcementPolicyWarn,
+	Conversion:           config.ConversionPolicyNone,
+	Validations: []config.ValidationConfig{
+		{Name: "description", Enforcement: config.EnforcementPolicyNone},
+		{Name: "enum", Enforcement: config.EnforcementPolicyError, Configuration: map[string]any{"additionPolicy": string(property.AdditionPolicyAllow)}},
+	},
+}
+
+// registry is crdify's default registry plus compat's own checks. It
+// delegates instead of registering into crdify's package-level registry.
+type registry struct {
+	base validations.Registry
+	own  map[string]validations.Factory
+}
+
+func newRegistry() *registry {
+	r := &registry{base: runner.DefaultRegistry(), own: map[string]validations.Factory{}}
+	r.Register(CheckCEL, func(map[string]any) (validations.Validation, error) { return &celCheck{}, nil })
+	return r
+}
+
+func (r *registry) Register(name string, f validations.Factory) { r.own[name] = f }
+
+func (r *registry) Registered() []string {
+	names := append([]string(nil), r.base.Registered()...)
+	for n := range r.own {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (r *registry) Validation(name string, cfg map[string]any) (validations.Validation, error) {
+	if f, ok := r.own[name]; ok {
+		return f(cfg)
+	}
+	return r.base.Validation(name, cfg)
+}
+
+// KnownChecks are the check names a finding (and so an accepted finding)
+// can carry, sorted.
+func KnownChecks() []string {
+	names := append(newRegistry().Registered(), CheckCRDRemoval, checkUnhandled)
+	sort.Strings(names)
+	return names
+}
+
+// newRunner builds crdify's runner with compat's configuration.
+func newRunner() (*runner.Runner, error) {
+	cfg := crdifyConfig
+	if err := config.ValidateConfig(&cfg); err != nil {
+		return nil, err
+	}
+	return runner.New(&cfg, newRegistry())
+}
+
+// rawFinding is one message of a crdify comparison.
+type rawFinding struct {
+	Check   string
+	Version string // CRD version, "a -> b" for served-version pairs, "" for the whole CRD
+	Path    string
+	Message string
+	Warning bool
+}
+
+// compare runs crdify on two CRDs. The old CRD's stored versions are taken
+// to be its storage version, which is what a cluster running it has.
+func compare(r *runner.Runner, oldCRD, newCRD *apiextensionsv1.CustomResourceDefinition) []rawFinding {
+	old := oldCRD.DeepCopy()
+	old.Status.StoredVersions = nil
+	for _, v := range old.Spec.Versions {
+		if v.Storage {
+			old.Status.StoredVersions = append(old.Status.StoredVersions, v.Name)
+		}
+	}
+	res := r.Run(old, newCRD.DeepCopy())
+	var out []rawFinding
+	for _, cr := range res.CRDValidation {
+		out = append(out, crdFindings(cr)...)
+	}
+	for _, byVersion := range []map[string]map[string][]validations.ComparisonResult{res.SameVersionValidation, res.ServedVersionValidation} {
+		for version, byPath := range byVersion {
+			for p, results := range byPath {
+				for _, cr := range results {
+					for _, m := range cr.Errors {
+						out = append(out, rawFinding{Check: cr.Name, Version: version, Path: p, Message: shorten(cr.Name, m)})
+					}
+					for _, m := range cr.Warnings {
+						out = append(out, rawFinding{Check: cr.Name, Version: version, Path: p, Message: shorten(cr.Name, m), Warning: true})
+					}
+				}
+			}
+		}
+	}
+	out = dropRemovalEchoes(out)
+	sortRaw(out)
+	return out
+}
+
+// dropRemovalEchoes drops what crdify's property checks say about a field
+// its field-removal check reports: they compare the old field with an
+// empty schema ("type changed: object -> ”"), which repeats the removal.
+func dropRemovalEchoes(fs []rawFinding) []rawFinding {
+	removed := map[string]bool{}
+	for _, f := range fs {
+		if f.Check == checkFieldRemoval {
+			removed[f.Version+" "+f.Path] = true
+		}
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		if f.Check != checkFieldRemoval && removed[f.Version+" "+f.Path] {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// crdFindings turns a whole-CRD result into findings; a removed field
+// message ("removed field : v1.^.spec.x") is split into version and path.
+func crdFindings(cr validations.ComparisonResult) []rawFinding {
+	var out []rawFinding
+	add := func(m string, warning bool) {
+		f := rawFinding{Check: cr.Name, Path: "^", Message: m, Warning: warning}
+		if prefix := existingfieldremoval.ErrRemovedExistingField.Error() + " : "; strings.HasPrefix(m, prefix) {
+			if version, p, ok := strings.Cut(strings.TrimPrefix(m, prefix), "."); ok {
+				f.Version, f.Path, f.Message = version, p, existingfieldremoval.ErrRemovedExistingField.Error()
+			}
+		}
+		out = append(out, f)
+	}
+	for _, m := range cr.Errors {
+		add(m, false)
+	}
+	for _, m := range cr.Warnings {
+		add(m, true)
+	}
+	return out
+}
+
+// shorten condenses crdify's unhandled-change message, a go-cmp diff, to
+// its changed lines.
+func shorten(check, m string) string {
+	if check != checkUnhandled {
+		return m
+	}
+	var lines []string
+	for _, l := range strings.Split(m, "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+") {
+			lines = append(lines, strings.Join(strings.Fields(t), " "))
+		}
+	}
+	if len(lines) == 0 {
+		return m
+	}
+	return "changes no check handles: " + strings.Join(lines, "; ")
+}
+
+func sortRaw(fs []rawFinding) {
+	sort.Slice(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.Check != b.Check {
+			return a.Check < b.Check
+		}
+		if a.Version != b.Version {
+			return a.Version < b.Version
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Message < b.Message
+	})
+}
+
+// crdPresence is the finding of a CRD that a tuple no longer installs.
+func crdRemoval() rawFinding {
+	return rawFinding{Check: CheckCRDRemoval, Path: "^", Message: "the CRD is no longer installed"}
+}
