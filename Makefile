@@ -131,3 +131,9 @@ bench:
 	GATEDCRD_BENCH_MODULE=$(CONFORMANCE_MODULE) GATEDCRD_BENCH_KUBE_VERSION=$(CONFORMANCE_KUBE_VERSION) \
 		$(GO) -C apitest test -run '^$$' -bench . -benchtime 1x -timeout 30m ./cmd/apitest
 	GO=$(GO) hack/bench.sh
+
+## conformance-compat: codegen compat on two real openshift/api trees from the
+## module proxy; checks the summary published in docs/compat.md
+.PHONY: conformance-compat
+conformance-compat:
+	GO=$(GO) hack/conformance-compat.sh

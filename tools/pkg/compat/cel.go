@@ -16,7 +16,8 @@ import (
 // rule reads only self, so an object stored before it fails on its next
 // update unless ratcheting spares an unchanged field), a warning when the
 // rule is a transition rule (it reads oldSelf and is not optional, so it
-// only judges changes). Removed rules loosen validation and are not
+// only judges changes). An added rule with the message of a removed one is
+// reported as that rule changed. Removed rules loosen validation and are not
 // reported; edits to message, reason or fieldPath of an unchanged rule are
 // not either.
 type celCheck struct {
@@ -35,19 +36,33 @@ func (c *celCheck) SetEnforcement(p config.EnforcementPolicy) { c.enforcement = 
 // Compare implements the comparator; like crdify's own, it clears the field
 // it handled on both copies so the unhandled-change check ignores it.
 func (c *celCheck) Compare(a, b *apiextensionsv1.JSONSchemaProps) validations.ComparisonResult {
-	old := map[string]bool{}
+	old, kept := map[string]bool{}, map[string]bool{}
 	for _, r := range a.XValidations {
 		old[r.Rule] = true
+	}
+	for _, r := range b.XValidations {
+		kept[r.Rule] = true
+	}
+	// A removed rule with the message of an added one was changed.
+	replaced := map[string]string{}
+	for _, r := range a.XValidations {
+		if !kept[r.Rule] && r.Message != "" {
+			replaced[r.Message] = r.Rule
+		}
 	}
 	res := validations.ComparisonResult{Name: CheckCEL}
 	for _, r := range b.XValidations {
 		if old[r.Rule] {
 			continue
 		}
+		what := fmt.Sprintf("rule added: %q", r.Rule)
+		if before, ok := replaced[r.Message]; ok && r.Message != "" {
+			what = fmt.Sprintf("rule changed: %q -> %q", before, r.Rule)
+		}
 		if transition(r) {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("transition rule added: %q; it only judges changes, existing objects keep validating", r.Rule))
+			res.Warnings = append(res.Warnings, "transition "+what+"; it only judges changes, existing objects keep validating")
 		} else {
-			res.Errors = append(res.Errors, fmt.Sprintf("rule added: %q; existing objects that violate it fail their next update", r.Rule))
+			res.Errors = append(res.Errors, what+"; existing objects that violate it fail their next update")
 		}
 	}
 	a.XValidations, b.XValidations = nil, nil

@@ -14,8 +14,9 @@ import (
 
 // Names of the checks compat adds to crdify's.
 const (
-	// CheckCEL flags x-kubernetes-validations rules added to a field that
-	// existed before (a crdify comparator registered next to crdify's own).
+	// CheckCEL flags x-kubernetes-validations rules added to or changed on
+	// a field that existed before (a crdify comparator registered next to
+	// crdify's own).
 	CheckCEL = "xValidations"
 	// CheckCRDRemoval flags a CRD no longer installed in a tuple that had
 	// it.

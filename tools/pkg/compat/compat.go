@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"runtime"
 	"sort"
@@ -77,7 +78,7 @@ func Run(opts Options) (*Report, error) {
 				if r == nil {
 					continue
 				}
-				c := &crdComparison{old: old, cur: cur, runner: r, cache: map[[2]string][]rawFinding{}}
+				c := &crdComparison{old: old, cur: cur, runner: r, cache: map[[2][sha256.Size]byte][]rawFinding{}}
 				rep.CRDs[i] = c.run(sorted[i])
 				if c.err != nil {
 					once.Do(func() { runErr = c.err })
@@ -104,8 +105,8 @@ func Run(opts Options) (*Report, error) {
 type crdComparison struct {
 	old, cur *side
 	runner   *runner.Runner
-	// cache holds the findings per (old variant, new variant).
-	cache map[[2]string][]rawFinding
+	// cache holds the findings per (old variant, new variant) content.
+	cache map[[2][sha256.Size]byte][]rawFinding
 	// present holds every field of every new variant, computed once.
 	present map[string]int
 	// err is the first variant that could not be decoded.
@@ -188,6 +189,9 @@ func (c *crdComparison) run(name string) *CRDReport {
 		c.Tuples.add(t)
 	}
 	addChange := func(t manifestmerge.Tuple, gc GateChange) {
+		if !gc.Installs && !gc.Removes && len(gc.AddedFields)+len(gc.RemovedFields)+len(gc.Other) == 0 {
+			return // the gate does not touch this CRD's schema
+		}
 		key := fmt.Sprintf("%v|%v|%v|%v|%v|%v", gc.Gates, gc.Installs, gc.Removes, gc.AddedFields, gc.RemovedFields, gc.Other)
 		g := changes.get(key, func() *GateChange {
 			gc.Tuples = newTupleSet(len(c.cur.tuples))
@@ -292,7 +296,7 @@ func classRank(c string) int {
 
 // compare runs crdify once per pair of variants.
 func (c *crdComparison) compare(a, b *variant) []rawFinding {
-	key := [2]string{a.id, b.id}
+	key := [2][sha256.Size]byte{a.digest, b.digest}
 	if fs, ok := c.cache[key]; ok {
 		return fs
 	}

@@ -91,6 +91,17 @@ func TestCodeChanges(t *testing.T) {
 			want: []string{`breaking xValidations ^.spec: rule added: "self.a != 'x'"; existing objects that violate it fail their next update @ every tuple (70)`},
 		},
 		{
+			name: "CEL rule changed",
+			old:  withRule(object(props{"a": str()}), "self.a != 'x'"),
+			cur:  withRule(object(props{"a": str()}), "self.a != 'y'"),
+			want: []string{`breaking xValidations ^.spec: rule changed: "self.a != 'x'" -> "self.a != 'y'"; existing objects that violate it fail their next update @ every tuple (70)`},
+		},
+		{
+			name: "CEL rule removed is fine",
+			old:  withRule(object(props{"a": str()}), "self.a != 'x'"),
+			cur:  object(props{"a": str()}),
+		},
+		{
 			name: "transition rule is a warning",
 			old:  object(props{"a": str()}),
 			cur:  withRule(object(props{"a": str()}), "self.a == oldSelf.a"),

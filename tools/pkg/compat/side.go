@@ -45,8 +45,8 @@ type variant struct {
 	id     string // the file paths, sorted and joined
 	files  []string
 	parsed []*parsedFile
-	// digest identifies the content: variants with equal digests are equal
-	// and need no comparison.
+	// digest identifies the content the checks read (spec and status):
+	// variants with equal digests need no comparison.
 	digest [sha256.Size]byte
 	// crd is decoded by load.
 	crd *apiextensionsv1.CustomResourceDefinition
@@ -193,7 +193,7 @@ func (s *side) addCRDFiles(files map[string][]byte, gateFiles map[string][]strin
 				h := sha256.New()
 				for _, p := range fs {
 					v.parsed = append(v.parsed, parsed[p])
-					h.Write(parsed[p].digest[:])
+					h.Write(parsed[p].body.digest[:])
 				}
 				copy(v.digest[:], h.Sum(nil))
 				byID[id] = v
@@ -212,7 +212,7 @@ func (v *variant) load() (*apiextensionsv1.CustomResourceDefinition, error) {
 	}
 	var crds []*apiextensionsv1.CustomResourceDefinition
 	for i, f := range v.parsed {
-		crd, err := f.full()
+		crd, err := f.body.full()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", v.files[i], err)
 		}
