@@ -36,7 +36,7 @@ do not fail the run. Exit status 1 means breaking findings.`,
 			case base != "":
 				old = compat.GitSource{Dir: opts.baseDir, Rev: base}
 			case oldDir != "":
-				old = compat.DirSource{Root: oldDir}
+				old = compat.DirSource{Root: oldDir, Name: oldDir}
 			default:
 				return errors.New("compat needs --base REV or --base-dir-old DIR")
 			}
@@ -53,7 +53,7 @@ do not fail the run. Exit status 1 means breaking findings.`,
 			}
 			rep, err := compat.Run(compat.Options{
 				Old:        old,
-				New:        compat.DirSource{Root: root},
+				New:        compat.DirSource{Root: root, Name: opts.baseDir},
 				PayloadDir: filepath.ToSlash(payloadDir),
 				Accepted:   compat.CodegenYAMLAcceptances(root),
 			})

@@ -36,11 +36,17 @@ func skipped(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
 }
 
-// DirSource reads a directory on disk.
-type DirSource struct{ Root string }
+// DirSource reads a directory on disk. Name, when set, names it in the
+// report instead of Root.
+type DirSource struct{ Root, Name string }
 
 // Describe implements Source.
-func (s DirSource) Describe() string { return s.Root }
+func (s DirSource) Describe() string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return s.Root
+}
 
 // Paths implements Source.
 func (s DirSource) Paths() ([]string, error) {
