@@ -107,10 +107,11 @@ test-tools:
 	$(GO) -C tools test -timeout 30m ./...
 
 # The API server programs of these Kubernetes versions are built (once,
-# cached) and smoke-tested by make test; the linked version always runs.
+# cached) and smoke-tested by make test; the linked version always runs. A
+# cold build of one version takes minutes on 2 cores, hence the long timeout.
 TEST_KUBE_VERSIONS ?= 1.32
 test-apitest:
-	@if [ -f apitest/go.mod ]; then GATEDCRD_TEST_KUBE_VERSIONS="$(TEST_KUBE_VERSIONS)" $(GO) -C apitest test ./...; fi
+	@if [ -f apitest/go.mod ]; then GATEDCRD_TEST_KUBE_VERSIONS="$(TEST_KUBE_VERSIONS)" $(GO) -C apitest test -timeout 30m ./...; fi
 
 ## conformance-suites: every API test suite of a real API repository against
 ## its committed CRDs, on the Kubernetes version it targets; all must pass
