@@ -39,12 +39,7 @@ func NewRootCommand(version string, stderr io.Writer) *cobra.Command {
 		Long: `codegen turns annotated Go API types into CustomResourceDefinition manifests,
 one per ClusterProfile and FeatureSet combination that differs.
 
-Run without a sub-command it runs every CRD stage, like crd-manifests.
-
-Besides kubebuilder's markers it understands +openshift:enable:FeatureGate,
-the FeatureGateAware{Enum,XValidation,MaxItems} markers, and +enum on a
-string type (its enum is the values of its typed constants in every loaded
-package, sorted).`,
+Run without a sub-command it runs every CRD stage, like crd-manifests.`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,

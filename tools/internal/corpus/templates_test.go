@@ -14,7 +14,6 @@ func templates() []tmpl {
 		enableGateCases,
 		gateAwareCases,
 		gateAwareSpecificCases,
-		enumCases,
 		validationMarkerCases,
 		unknownMarkerCases,
 		typeMarkerCases,
@@ -267,34 +266,6 @@ func gateAwareSpecificCases() []tmpl {
 			"cannot be combined with +kubebuilder:validation:Enum on the same field or type"},
 	})
 	return out
-}
-
-// enumCases misuse +enum, whose values come from the type's constants.
-func enumCases() []tmpl {
-	fgaEnum := `@@widgets/v1/types.go|FeatureGateAwareEnum:featureGate="",enum=Red;Green@@`
-	return []tmpl{
-		{
-			name:   "enum/with-gate-aware-enum",
-			desc:   "+enum on a type that also has FeatureGateAware enums: both set the enum.",
-			inject: []string{"enum-type: // +enum", "decls: const Red Color = \"Red\""},
-			want: []string{at("enum-type") + ": +enum: cannot be combined with +openshift:validation:FeatureGateAwareEnum (" +
-				fgaEnum + ") on the same type: both set the enum; keep one"},
-		},
-		{
-			name:   "enum/no-constants",
-			desc:   "+enum on a string type without constants would reject every value.",
-			inject: []string{"decls: // Shade has no constants.", "decls: // +enum", "decls: type Shade string"},
-			want:   []string{"{@decls#2}: +enum: no constant of type Shade is declared in the loaded packages"},
-		},
-		{
-			name:   "enum/not-a-string",
-			desc:   "+enum on an integer type.",
-			inject: []string{"decls: // +enum", "decls: type Level int32", "decls: const Low Level = 1"},
-			want:   []string{"{@decls}: +enum: type Level is not a string type (its underlying type is int32)"},
-		},
-		marker("enum/on-field", "+enum describes a type, not a field.", "field-string", "+enum",
-			at("field-string")+": +enum: must be set on a string type, not on a field"),
-	}
 }
 
 // validationMarkerCases misspell the common kubebuilder validation markers

@@ -58,9 +58,6 @@ type universe struct {
 	// typeNames caches the names of the types declared in a package.
 	typeNames map[*loader.Package][]string
 	problems  *problemSink
-	// enums caches the values of +enum types; deps caches dependsOn.
-	enums map[types.Object]enumResult
-	deps  map[[2]*loader.Package]bool
 }
 
 func newUniverse(u *goload.Universe, sink *problemSink) *universe {
@@ -87,8 +84,7 @@ func newUniverse(u *goload.Universe, sink *problemSink) *universe {
 		visit(r)
 	}
 	sort.SliceStable(closure, func(i, j int) bool { return closure[i].PkgPath < closure[j].PkgPath })
-	return &universe{goload: u, closure: closure, typeNames: map[*loader.Package][]string{}, problems: sink,
-		enums: map[types.Object]enumResult{}, deps: map[[2]*loader.Package]bool{}}
+	return &universe{goload: u, closure: closure, typeNames: map[*loader.Package][]string{}, problems: sink}
 }
 
 func (u *universe) namesOf(pkg *loader.Package) []string {
@@ -148,9 +144,7 @@ func (g *generation) wrap(override crd.PackageOverride) crd.PackageOverride {
 // the shared collector and are never modified.
 func (g *generation) view(pkg *loader.Package, info *markers.TypeInfo) *markers.TypeInfo {
 	out := *info
-	typeMarkers, problems := g.bindEnum(pkg, info, info.Markers)
-	g.report(pkg, markerpos.Type(info), problems)
-	typeMarkers, problems = bindMarkers(typeMarkers, g.gates, g.reporter(pkg, markerpos.Type(info)))
+	typeMarkers, problems := bindMarkers(info.Markers, g.gates, g.reporter(pkg, markerpos.Type(info)))
 	out.Markers = typeMarkers
 	g.report(pkg, markerpos.Type(info), problems)
 	if info.Fields != nil {
@@ -161,8 +155,7 @@ func (g *generation) view(pkg *loader.Package, info *markers.TypeInfo) *markers.
 			if !included {
 				continue
 			}
-			g.report(pkg, markerpos.Field(f), fieldEnumProblems(f.Markers))
-			fieldMarkers, problems := bindMarkers(withoutFieldEnum(f.Markers), g.gates, g.reporter(pkg, markerpos.Field(f)))
+			fieldMarkers, problems := bindMarkers(f.Markers, g.gates, g.reporter(pkg, markerpos.Field(f)))
 			g.report(pkg, markerpos.Field(f), problems)
 			f.Markers = fieldMarkers
 			out.Fields = append(out.Fields, f)
