@@ -43,7 +43,7 @@ func Tuples(d *fgpayload.Directory) ([]Tuple, error) {
 	}
 	out := make([]Tuple, len(pl.tuples))
 	for i, t := range pl.tuples {
-		out[i] = Tuple{Version: t.version, Profile: clusterProfiles[t.profile], FeatureSet: t.featureSet, Enabled: t.enabled}
+		out[i] = Variant{t: t}.tuple()
 	}
 	return out, nil
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
 	fgpayload "github.com/gatedcrd/gatedcrd/features/payload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 )
 
 // Variant is one tuple of the stage (major version × ClusterProfile ×
@@ -60,39 +59,13 @@ func joinProfiles() string {
 }
 
 // Covers reports whether an output file of the stage, given its
-// annotations, is the CRD of this variant. It reads back what annotate
-// writes: profile, major-version and feature-set annotations restrict the
-// tuples a file stands for, and a kept release.openshift.io/feature-gate
-// (a comma-separated list) requires its gates to be on.
+// annotations, is the CRD of this variant; see OutputCovers.
 func (v Variant) Covers(annotations map[string]string) (bool, error) {
-	restricted, included := false, false
-	for key := range annotations {
-		if p := profileIndex(key); p >= 0 {
-			restricted = true
-			included = included || p == v.t.profile
-		}
-	}
-	if restricted && !included {
-		return false, nil
-	}
-	if s, ok := annotations[manifest.MajorVersionAnnotation]; ok {
-		versions, err := parseVersionList(s)
-		if err != nil {
-			return false, fmt.Errorf("%s: %w", manifest.MajorVersionAnnotation, err)
-		}
-		if !versions[v.t.version] {
-			return false, nil
-		}
-	}
-	if s, ok := annotations[manifest.FeatureSetAnnotation]; ok && !slices.Contains(strings.Split(s, ","), v.t.featureSet) {
-		return false, nil
-	}
-	if s, ok := annotations[manifest.FeatureGatePassThrough]; ok && !v.t.custom() {
-		for _, g := range strings.Split(s, ",") {
-			if !v.t.enabled[strings.TrimSpace(g)] {
-				return false, nil
-			}
-		}
-	}
-	return true, nil
+	return OutputCovers(annotations, v.tuple())
+}
+
+// tuple is the variant as the exported Tuple that OutputCovers reads.
+func (v Variant) tuple() Tuple {
+	t := v.t
+	return Tuple{Version: t.version, Profile: clusterProfiles[t.profile], FeatureSet: t.featureSet, Enabled: t.enabled}
 }
