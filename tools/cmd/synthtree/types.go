@@ -27,7 +27,9 @@ func (p *plan) buildShared() {
 	sb.add(secret, "name", typeRef{Builtin: "string"}, true, "name is the Secret's name.",
 		"+kubebuilder:validation:MinLength=1", "+kubebuilder:validation:MaxLength=253")
 	obj := sb.decl("ObjectReference", "ObjectReference points at any cluster-scoped object.")
-	obj.Markers = append(obj.Markers, `+kubebuilder:validation:XValidation:rule="self.resource != ''",message="resource must not be empty"`)
+	// No '' in a rule here: gofmt rewrites '' in a declaration's doc comment
+	// to a typographic quote, which CEL then rejects.
+	obj.Markers = append(obj.Markers, `+kubebuilder:validation:XValidation:rule="size(self.resource) > 0",message="resource must not be empty"`)
 	sb.add(obj, "group", typeRef{Builtin: "string"}, false, "group is the object's API group; empty means the core group.",
 		"+kubebuilder:validation:MaxLength=253")
 	sb.add(obj, "resource", typeRef{Builtin: "string"}, true, "resource is the object's resource name.",
