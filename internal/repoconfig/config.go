@@ -33,6 +33,12 @@ type Config struct {
 
 	// Compatibility configures the compatibility level comments.
 	Compatibility Compatibility
+
+	// EnumFromConstants makes +enum (KEP-2887) on a string type set the
+	// type's enum from its typed constants. Off by default: the reference
+	// generator ignores +enum, and trees such as openshift/api write it
+	// for openapi-gen next to +kubebuilder:validation:Enum.
+	EnumFromConstants bool
 }
 
 // Compatibility is the compatibility section.

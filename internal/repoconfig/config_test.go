@@ -38,6 +38,7 @@ compatibility:
   enabled: true
   exceptions:
   - security/v1.RangeAllocation
+enumFromConstants: true
 `
 	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -56,6 +57,7 @@ compatibility:
 		},
 		RequiredAnnotations: RequiredAnnotations{GroupSuffix: ".example.com", Annotations: []string{"approved.example.com", "owner.example.com"}},
 		Compatibility:       Compatibility{Enabled: true, Exceptions: []Pattern{{Glob: "security/v1.RangeAllocation", Line: 15}}},
+		EnumFromConstants:   true,
 	}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got\n%+v\nwant\n%+v", cfg, want)
@@ -85,7 +87,7 @@ func TestParseEmptyAndNullValuesKeepDefaults(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ name, src, want string }{
-		{"unknown key", "kubeversion: \"1.32\"\n", `c.yaml:1: kubeversion: unknown key; known keys are compatibility, kubeVersion, payloadCRDs, requiredAnnotations`},
+		{"unknown key", "kubeversion: \"1.32\"\n", `c.yaml:1: kubeversion: unknown key; known keys are compatibility, enumFromConstants, kubeVersion, payloadCRDs, requiredAnnotations`},
 		{"repeated key", "kubeVersion: \"1.32\"\nkubeVersion: \"1.33\"\n", `c.yaml:2: kubeVersion: is given twice (first on line 1)`},
 		{"repeated nested key", "payloadCRDs:\n  include: []\n  include: []\n", `c.yaml:3: payloadCRDs.include: is given twice (first on line 2)`},
 		{"unknown nested key", "payloadCRDs:\n  includes: []\n", `c.yaml:2: payloadCRDs.includes: unknown key; payloadCRDs accepts directory, exclude, include`},
@@ -102,7 +104,8 @@ func TestParseErrors(t *testing.T) {
 		{"annotation list of lists", "requiredAnnotations:\n  annotations:\n  - [a]\n", `c.yaml:3: requiredAnnotations.annotations: must be a string`},
 		{"enabled not a bool", "compatibility:\n  enabled: yes please\n", `c.yaml:2: compatibility.enabled: must be true or false`},
 		{"enabled a list", "compatibility:\n  enabled: [true]\n", `c.yaml:2: compatibility.enabled: must be true or false`},
-		{"root not a mapping", "- a\n", `c.yaml:1: must be a mapping of keys (compatibility, kubeVersion, payloadCRDs, requiredAnnotations) to values`},
+		{"enum switch not a bool", "enumFromConstants: maybe\n", `c.yaml:1: enumFromConstants: must be true or false`},
+		{"root not a mapping", "- a\n", `c.yaml:1: must be a mapping of keys (compatibility, enumFromConstants, kubeVersion, payloadCRDs, requiredAnnotations) to values`},
 		{"invalid yaml", "kubeVersion: \"1.32\"\npayloadCRDs: [\n", `c.yaml:2: invalid YAML: did not find expected node content`},
 	}
 	for _, c := range cases {

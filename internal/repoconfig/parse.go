@@ -45,13 +45,12 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 	"compatibility": func(p *parser, cfg *Config, key, val *yaml.Node) {
 		c := &cfg.Compatibility
 		p.mapping("compatibility", val, map[string]func(*yaml.Node){
-			"enabled": func(v *yaml.Node) {
-				if err := v.Decode(&c.Enabled); err != nil || v.Kind != yaml.ScalarNode {
-					p.errorf(v.Line, "compatibility.enabled", "must be true or false")
-				}
-			},
+			"enabled":    func(v *yaml.Node) { c.Enabled = p.boolean("compatibility.enabled", v) },
 			"exceptions": func(v *yaml.Node) { c.Exceptions = p.patterns("compatibility.exceptions", v) },
 		})
+	},
+	"enumFromConstants": func(p *parser, cfg *Config, key, val *yaml.Node) {
+		cfg.EnumFromConstants = p.boolean("enumFromConstants", val)
 	},
 	"requiredAnnotations": func(p *parser, cfg *Config, key, val *yaml.Node) {
 		ra := &cfg.RequiredAnnotations
@@ -267,4 +266,14 @@ func yamlError(err error) (int, string) {
 		return n, rest
 	}
 	return 0, msg
+}
+
+// boolean reads a true/false value; anything else is a problem (and false).
+func (p *parser) boolean(key string, v *yaml.Node) bool {
+	var b bool
+	if err := v.Decode(&b); err != nil || v.Kind != yaml.ScalarNode {
+		p.errorf(v.Line, key, "must be true or false")
+		return false
+	}
+	return b
 }

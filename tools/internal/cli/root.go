@@ -39,7 +39,13 @@ func NewRootCommand(version string, stderr io.Writer) *cobra.Command {
 		Long: `codegen turns annotated Go API types into CustomResourceDefinition manifests,
 one per ClusterProfile and FeatureSet combination that differs.
 
-Run without a sub-command it runs every CRD stage, like crd-manifests.`,
+Run without a sub-command it runs every CRD stage, like crd-manifests.
+
+Besides kubebuilder's markers it understands +openshift:enable:FeatureGate,
+the FeatureGateAware{Enum,XValidation,MaxItems} markers, and, when
+.gatedcrd.yaml sets enumFromConstants: true, +enum on a string type (its
+enum is the values of its typed constants in every loaded package, sorted;
+without the switch +enum is ignored, as by the reference generator).`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,

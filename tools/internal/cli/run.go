@@ -175,7 +175,8 @@ func run(opts *options, stages stageSet) error {
 	}
 	if stages&stageSchema != 0 {
 		err := s.timed("schemapatch", func() error {
-			res, err := schemapatch.Run(schemapatch.Input{Discovery: disc, Universe: universe, Tree: s.tree, Problems: s.problems})
+			res, err := schemapatch.Run(schemapatch.Input{Discovery: disc, Universe: universe, Tree: s.tree, Problems: s.problems,
+				EnumFromConstants: s.config.EnumFromConstants})
 			if err == nil && res != nil {
 				s.stats.GateSets, s.stats.SchemasGenerated = res.GateSets, res.Schemas
 				klog.V(1).Infof("schemapatch: %d manifest(s), %d gate set(s), %d schema(s) generated", res.Manifests, res.GateSets, res.Schemas)

@@ -47,6 +47,8 @@ func housekeepingCases() []tmpl {
 			cfg+`:3: payloadCRDs.include: "widgets/v1/[a.yaml" is not a valid glob pattern (path.Match syntax: *, ?, [a-z], no **)`),
 		conf("enabled-not-bool", "compatibility.enabled: sometimes.", "compatibility:\n  enabled: sometimes\n",
 			cfg+":2: compatibility.enabled: must be true or false"),
+		conf("enum-switch-not-bool", "enumFromConstants: yes please.", "enumFromConstants: yes please\n",
+			cfg+":1: enumFromConstants: must be true or false"),
 		{name: "repoconfig/directory", desc: ".gatedcrd.yaml is a directory.", mkdir: []string{cfg},
 			want: []string{cfg + ": cannot be read: is a directory"}},
 

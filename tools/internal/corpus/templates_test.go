@@ -14,6 +14,7 @@ func templates() []tmpl {
 		enableGateCases,
 		gateAwareCases,
 		gateAwareSpecificCases,
+		enumCases,
 		validationMarkerCases,
 		unknownMarkerCases,
 		typeMarkerCases,
@@ -266,6 +267,47 @@ func gateAwareSpecificCases() []tmpl {
 			"cannot be combined with +kubebuilder:validation:Enum on the same field or type"},
 	})
 	return out
+}
+
+// enumCases misuse +enum, whose values come from the type's constants
+// once .gatedcrd.yaml opts in (without it +enum is ignored, as the
+// reference does: the schemapatch tests prove that side).
+func enumCases() []tmpl {
+	optIn := func(t tmpl) tmpl {
+		t.files = map[string]string{".gatedcrd.yaml": "enumFromConstants: true\n"}
+		return t
+	}
+	fgaEnum := `@@widgets/v1/types.go|FeatureGateAwareEnum:featureGate="",enum=Red;Green@@`
+	return []tmpl{
+		optIn(tmpl{
+			name:   "enum/with-gate-aware-enum",
+			desc:   "+enum on a type that also has FeatureGateAware enums: both set the enum.",
+			inject: []string{"enum-type: // +enum", "decls: const Red Color = \"Red\""},
+			want: []string{at("enum-type") + ": +enum: cannot be combined with +openshift:validation:FeatureGateAwareEnum (" +
+				fgaEnum + ") on the same type: both set the enum; keep one"},
+		}),
+		optIn(tmpl{
+			name: "enum/with-plain-enum",
+			desc: "+enum next to +kubebuilder:validation:Enum, as openshift/api writes it for openapi-gen: fine without the opt-in, a conflict with it.",
+			inject: []string{"decls: // +kubebuilder:validation:Enum=Low;High", "decls: // +enum", "decls: type Level string",
+				"decls: const Low Level = \"Low\""},
+			want: []string{"{@decls#2}: +enum: cannot be combined with +kubebuilder:validation:Enum ({@decls}) on the same type: both set the enum; keep one"},
+		}),
+		optIn(tmpl{
+			name:   "enum/no-constants",
+			desc:   "+enum on a string type without constants would reject every value.",
+			inject: []string{"decls: // Shade has no constants.", "decls: // +enum", "decls: type Shade string"},
+			want:   []string{"{@decls#2}: +enum: no constant of type Shade is declared in the loaded packages"},
+		}),
+		optIn(tmpl{
+			name:   "enum/not-a-string",
+			desc:   "+enum on an integer type.",
+			inject: []string{"decls: // +enum", "decls: type Level int32", "decls: const Low Level = 1"},
+			want:   []string{"{@decls}: +enum: type Level is not a string type (its underlying type is int32)"},
+		}),
+		optIn(marker("enum/on-field", "+enum describes a type, not a field.", "field-string", "+enum",
+			at("field-string")+": +enum: must be set on a string type, not on a field")),
+	}
 }
 
 // validationMarkerCases misspell the common kubebuilder validation markers

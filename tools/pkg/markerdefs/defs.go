@@ -20,12 +20,19 @@ const (
 	CompatibilityInternal   = "openshift:compatibility-gen:internal"
 	FeaturegatedSchemaGenNm = "openshift:featuregated-schema-gen"
 	ObjectRootName          = "kubebuilder:object:root"
+	EnumName                = "enum"
 )
 
 // EnableFeatureGate is +openshift:enable:FeatureGate=<Gate>. On a field, the
 // field exists only in schemas whose gate set holds one of the gates; on a
 // root type, the whole CRD is gated.
 type EnableFeatureGate []string
+
+// Enum is +enum (KEP-2887) on a string type: its schema's enum is the set
+// of values of the type's constants in the loaded packages (see package
+// enumvalues). It is also defined on fields, only so that a misplaced +enum
+// is reported instead of silently ignored.
+type Enum struct{}
 
 // GateAwareEnum is +openshift:validation:FeatureGateAwareEnum.
 type GateAwareEnum struct {
@@ -139,6 +146,7 @@ func definitions() []*markers.Definition {
 		add(GateAwareEnumName, t, GateAwareEnum{})
 		add(GateAwareXValidationNm, t, GateAwareXValidation{})
 		add(GateAwareMaxItemsName, t, GateAwareMaxItems{})
+		add(EnumName, t, Enum{})
 	}
 	add(ApprovedName, markers.DescribesType, RawValue(""))
 	add(FilePatternName, markers.DescribesType, FilePattern{})

@@ -50,6 +50,8 @@ func TestParse(t *testing.T) {
 			FilePattern{OperatorName: "etcd", Unknown: []string{"operatorComponent", "extra"}}},
 		{"+openshift:capability=Console", markers.DescribesType, RawValue("Console")},
 		{"+openshift:compatibility-gen:level=1", markers.DescribesType, 1},
+		{"+enum", markers.DescribesType, Enum{}},
+		{"+enum", markers.DescribesField, Enum{}},
 	}
 	for _, c := range cases {
 		t.Run(c.raw, func(t *testing.T) {

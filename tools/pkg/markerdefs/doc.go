@@ -16,6 +16,7 @@
 //	+openshift:validation:FeatureGateAwareEnum:featureGate=..,requiredFeatureGate=..,enum=a;b
 //	+openshift:validation:FeatureGateAwareXValidation:featureGate=..,requiredFeatureGate=..,rule=..[,message=..][,messageExpression=..][,reason=..][,fieldPath=..][,optionalOldSelf=..]
 //	+openshift:validation:FeatureGateAwareMaxItems:featureGate=..,requiredFeatureGate=..,maxItems=N
+//	+enum                                                     type (string; values from its constants)
 //	+openshift:api-approved.openshift.io=<url>                type
 //	+openshift:file-pattern=cvoRunLevel=..,operatorName=..,operatorOrdering=..   type
 //	+openshift:capability=<name>                              type

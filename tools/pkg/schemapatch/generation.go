@@ -58,6 +58,11 @@ type universe struct {
 	// typeNames caches the names of the types declared in a package.
 	typeNames map[*loader.Package][]string
 	problems  *problemSink
+	// enumFromConstants is Input.EnumFromConstants: +enum sets enum:.
+	enumFromConstants bool
+	// enums caches the values of +enum types; deps caches dependsOn.
+	enums map[types.Object]enumResult
+	deps  map[[2]*loader.Package]bool
 }
 
 func newUniverse(u *goload.Universe, sink *problemSink) *universe {
@@ -84,7 +89,8 @@ func newUniverse(u *goload.Universe, sink *problemSink) *universe {
 		visit(r)
 	}
 	sort.SliceStable(closure, func(i, j int) bool { return closure[i].PkgPath < closure[j].PkgPath })
-	return &universe{goload: u, closure: closure, typeNames: map[*loader.Package][]string{}, problems: sink}
+	return &universe{goload: u, closure: closure, typeNames: map[*loader.Package][]string{}, problems: sink,
+		enums: map[types.Object]enumResult{}, deps: map[[2]*loader.Package]bool{}}
 }
 
 func (u *universe) namesOf(pkg *loader.Package) []string {
@@ -144,7 +150,9 @@ func (g *generation) wrap(override crd.PackageOverride) crd.PackageOverride {
 // the shared collector and are never modified.
 func (g *generation) view(pkg *loader.Package, info *markers.TypeInfo) *markers.TypeInfo {
 	out := *info
-	typeMarkers, problems := bindMarkers(info.Markers, g.gates, g.reporter(pkg, markerpos.Type(info)))
+	typeMarkers, problems := g.bindEnum(pkg, info, info.Markers)
+	g.report(pkg, markerpos.Type(info), problems)
+	typeMarkers, problems = bindMarkers(typeMarkers, g.gates, g.reporter(pkg, markerpos.Type(info)))
 	out.Markers = typeMarkers
 	g.report(pkg, markerpos.Type(info), problems)
 	if info.Fields != nil {
@@ -155,7 +163,8 @@ func (g *generation) view(pkg *loader.Package, info *markers.TypeInfo) *markers.
 			if !included {
 				continue
 			}
-			fieldMarkers, problems := bindMarkers(f.Markers, g.gates, g.reporter(pkg, markerpos.Field(f)))
+			g.report(pkg, markerpos.Field(f), g.fieldEnumProblems(f.Markers))
+			fieldMarkers, problems := bindMarkers(withoutFieldEnum(f.Markers), g.gates, g.reporter(pkg, markerpos.Field(f)))
 			g.report(pkg, markerpos.Field(f), problems)
 			f.Markers = fieldMarkers
 			out.Fields = append(out.Fields, f)

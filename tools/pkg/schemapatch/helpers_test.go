@@ -35,6 +35,8 @@ type loaded struct {
 	base      string
 	discovery *discovery.Result
 	universe  *goload.Universe
+	// enumFromConstants is Input.EnumFromConstants.
+	enumFromConstants bool
 }
 
 func load(t testing.TB, base string) *loaded {
@@ -48,7 +50,7 @@ func (l *loaded) run(t testing.TB) (*Result, *diag.List, *tree.Tree) {
 	t.Helper()
 	tr := tree.New()
 	list := &diag.List{}
-	res, err := Run(Input{Discovery: l.discovery, Universe: l.universe, Tree: tr, Problems: list})
+	res, err := Run(Input{Discovery: l.discovery, Universe: l.universe, Tree: tr, Problems: list, EnumFromConstants: l.enumFromConstants})
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}

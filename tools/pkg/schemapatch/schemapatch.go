@@ -34,6 +34,10 @@ type Input struct {
 	// Problems receives every problem found in the input. When nil, Run
 	// uses a list of its own and returns its errors.
 	Problems *diag.List
+	// EnumFromConstants makes +enum on a string type set its enum from the
+	// type's typed constants (enumFromConstants in .gatedcrd.yaml). When
+	// false, +enum has no effect, as in the reference generator.
+	EnumFromConstants bool
 }
 
 // Result says what a run did, for progress reporting.
@@ -305,6 +309,7 @@ func gateSetKey(s markerdefs.GateSet) string {
 // distinct gate set, one generation at a time.
 func (s *stage) generate() []*generation {
 	univ := newUniverse(s.in.Universe, s.sink)
+	univ.enumFromConstants = s.in.EnumFromConstants
 	byKey := map[string][]*crdManifest{}
 	for _, m := range s.manifests {
 		k := gateSetKey(m.gates)
