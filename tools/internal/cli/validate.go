@@ -63,8 +63,8 @@ func (s *runState) validateCRDs(merged *manifestmerge.Result, universe *goload.U
 	if err != nil {
 		return err
 	}
-	s.progress("codegen: %d CRD file(s) validated as Kubernetes %s does (%d also as upgrades of the committed file) in %s; %d finding(s)",
-		res.Files, version, res.Upgrades, time.Since(start).Round(time.Millisecond), res.Findings)
+	s.progress("codegen: %d CRD file(s) (%d distinct CRDs) validated as Kubernetes %s does (%d also as upgrades of the committed file) in %s; %d finding(s)",
+		res.Files, res.Distinct, version, res.Upgrades, time.Since(start).Round(time.Millisecond), res.Findings)
 	if len(res.Costs) > 0 {
 		fmt.Fprint(s.opts.stderr, crdvalidate.FormatCosts(res.Costs, s.disc.BaseDir))
 	}

@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
@@ -41,6 +40,9 @@ type Result struct {
 	// Files counts the manifests validated, Upgrades those also validated
 	// as an update of their committed version.
 	Files, Upgrades int
+	// Distinct counts the files validated by the server's code; the others
+	// share the verdict of an equal CRD (see checkDistinct).
+	Distinct int
 	// Findings counts the distinct findings reported.
 	Findings int
 	// Costs are the cost reports, by CRD name, when Input.CostTop > 0.
@@ -89,10 +91,9 @@ func Run(in Input) (*Result, error) {
 		}
 	}
 	sort.Strings(files)
-	results := make([]checked, len(files))
-	parallel(len(files), func(i int) { results[i] = in.check(files[i]) })
+	results, distinct := in.checkDistinct(files)
 
-	res := &Result{Files: len(files)}
+	res := &Result{Files: len(files), Distinct: distinct}
 	groups := map[string]*group{}
 	var order []string
 	for _, c := range results {
@@ -129,30 +130,18 @@ func Run(in Input) (*Result, error) {
 	return res, nil
 }
 
-// check validates one file and, when asked, estimates its costs.
-func (in Input) check(path string) checked {
-	c := checked{path: path}
-	data, err := in.Tree.ReadFile(path)
-	if err != nil {
-		c.err = err
-		return c
-	}
-	if c.obj, err = manifest.Parse(data); err != nil {
-		c.err = err
-		return c
-	}
-	var previous []byte
-	if in.Previous != nil {
-		previous = in.Previous(path)
-	}
+// check validates one file's content into c (its obj already parsed)
+// and, when asked, estimates its costs. previous is its committed content,
+// or nil.
+func (in Input) check(c *checked, data, previous []byte) {
+	var err error
 	if c.verdict, err = Check(data, previous); err != nil {
 		c.err = fmt.Errorf("the API server cannot decode it: %w", err)
-		return c
+		return
 	}
 	if in.CostTop > 0 {
 		c.costs, c.total, c.err = Costs(data)
 	}
-	return c
 }
 
 // parallel runs fn(0..n-1) on up to GOMAXPROCS goroutines.
