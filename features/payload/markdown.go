@@ -65,7 +65,11 @@ func markdownColumns(d *Directory) []markdownColumn {
 //	| <Gate>| | <span ...>Enabled</span>  |
 //
 // There is no title line and the output ends with the last row's newline.
-func RenderFeaturesMarkdown(d *Directory) []byte {
+func RenderFeaturesMarkdown(d *Directory, opts ...MarkdownOption) []byte {
+	var o markdownOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	columns := markdownColumns(d)
 	type row struct {
 		gate    featuregate.FeatureGateName
@@ -99,7 +103,11 @@ func RenderFeaturesMarkdown(d *Directory) []byte {
 	}
 	b.WriteString(" |\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s", r.gate)
+		if o.gateDocs != "" {
+			fmt.Fprintf(&b, "| [%s](%s/%s.md)", r.gate, o.gateDocs, r.gate)
+		} else {
+			fmt.Fprintf(&b, "| %s", r.gate)
+		}
 		for _, on := range r.enabled {
 			b.WriteString("| ")
 			if on {
@@ -111,16 +119,28 @@ func RenderFeaturesMarkdown(d *Directory) []byte {
 	return []byte(b.String())
 }
 
+// MarkdownOption changes the rendering of features.md.
+type MarkdownOption func(*markdownOptions)
+
+type markdownOptions struct{ gateDocs string }
+
+// WithGateDocs links every gate name to its lifecycle page <dir>/<Gate>.md
+// (relative to features.md; see featureGateDocs in .gatedcrd.yaml). Without
+// it the gate column is plain text, as the reference renders it.
+func WithGateDocs(dir string) MarkdownOption {
+	return func(o *markdownOptions) { o.gateDocs = dir }
+}
+
 // WriteFeaturesMarkdown renders features.md for d and replaces path
 // atomically.
-func WriteFeaturesMarkdown(d *Directory, path string) error {
-	return WriteFileAtomic(path, RenderFeaturesMarkdown(d))
+func WriteFeaturesMarkdown(d *Directory, path string, opts ...MarkdownOption) error {
+	return WriteFileAtomic(path, RenderFeaturesMarkdown(d, opts...))
 }
 
 // VerifyFeaturesMarkdown compares path with the rendering of d without
 // writing: nil when equal, a *StaleError when the file differs or is missing,
 // another error when it cannot be read.
-func VerifyFeaturesMarkdown(d *Directory, path string) error {
+func VerifyFeaturesMarkdown(d *Directory, path string, opts ...MarkdownOption) error {
 	have, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &StaleError{Differences: []Difference{{Path: path, Kind: Missing}}}
@@ -128,7 +148,7 @@ func VerifyFeaturesMarkdown(d *Directory, path string) error {
 	if err != nil {
 		return err
 	}
-	if diff := compareContent(path, have, RenderFeaturesMarkdown(d)); diff != nil {
+	if diff := compareContent(path, have, RenderFeaturesMarkdown(d, opts...)); diff != nil {
 		return &StaleError{Differences: []Difference{*diff}}
 	}
 	return nil

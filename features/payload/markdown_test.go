@@ -37,6 +37,16 @@ func TestFeaturesMarkdownSplitColumns(t *testing.T) {
 	if got := string(RenderFeaturesMarkdown(d)); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
+	// WithGateDocs links each gate to its lifecycle page and changes
+	// nothing else.
+	linked := strings.ReplaceAll(want, "| Ga|", "| [Ga](docs/gates/Ga.md)|")
+	linked = strings.ReplaceAll(linked, "| Aa|", "| [Aa](docs/gates/Aa.md)|")
+	linked = strings.ReplaceAll(linked, "| Gb|", "| [Gb](docs/gates/Gb.md)|")
+	linked = strings.ReplaceAll(linked, "| Gc|", "| [Gc](docs/gates/Gc.md)|")
+	linked = strings.ReplaceAll(linked, "| Gd|", "| [Gd](docs/gates/Gd.md)|")
+	if got := string(RenderFeaturesMarkdown(d, WithGateDocs("docs/gates"))); got != linked {
+		t.Errorf("with gate docs, got:\n%s\nwant:\n%s", got, linked)
+	}
 }
 
 // TestFeaturesMarkdownUnsplitHeader checks the header of a full, unsplit

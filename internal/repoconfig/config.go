@@ -39,6 +39,19 @@ type Config struct {
 	// generator ignores +enum, and trees such as openshift/api write it
 	// for openapi-gen next to +kubebuilder:validation:Enum.
 	EnumFromConstants bool
+
+	// FeatureGateDocs configures the per-gate lifecycle pages.
+	FeatureGateDocs FeatureGateDocs
+}
+
+// FeatureGateDocs is the featureGateDocs section: crd-manifests writes one
+// page per FeatureGate into Directory (what the gate controls, where it is
+// on). An empty Directory (the default) writes none.
+type FeatureGateDocs struct {
+	// Directory is relative to the base directory, slash-separated.
+	Directory string
+	// Line is the line of the section key (0 when not configured).
+	Line int
 }
 
 // Compatibility is the compatibility section.

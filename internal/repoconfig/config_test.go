@@ -39,6 +39,8 @@ compatibility:
   exceptions:
   - security/v1.RangeAllocation
 enumFromConstants: true
+featureGateDocs:
+  directory: docs/gates/
 `
 	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -58,6 +60,7 @@ enumFromConstants: true
 		RequiredAnnotations: RequiredAnnotations{GroupSuffix: ".example.com", Annotations: []string{"approved.example.com", "owner.example.com"}},
 		Compatibility:       Compatibility{Enabled: true, Exceptions: []Pattern{{Glob: "security/v1.RangeAllocation", Line: 15}}},
 		EnumFromConstants:   true,
+		FeatureGateDocs:     FeatureGateDocs{Directory: "docs/gates", Line: 17},
 	}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got\n%+v\nwant\n%+v", cfg, want)
@@ -87,7 +90,7 @@ func TestParseEmptyAndNullValuesKeepDefaults(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ name, src, want string }{
-		{"unknown key", "kubeversion: \"1.32\"\n", `c.yaml:1: kubeversion: unknown key; known keys are compatibility, enumFromConstants, kubeVersion, payloadCRDs, requiredAnnotations`},
+		{"unknown key", "kubeversion: \"1.32\"\n", `c.yaml:1: kubeversion: unknown key; known keys are compatibility, enumFromConstants, featureGateDocs, kubeVersion, payloadCRDs, requiredAnnotations`},
 		{"repeated key", "kubeVersion: \"1.32\"\nkubeVersion: \"1.33\"\n", `c.yaml:2: kubeVersion: is given twice (first on line 1)`},
 		{"repeated nested key", "payloadCRDs:\n  include: []\n  include: []\n", `c.yaml:3: payloadCRDs.include: is given twice (first on line 2)`},
 		{"unknown nested key", "payloadCRDs:\n  includes: []\n", `c.yaml:2: payloadCRDs.includes: unknown key; payloadCRDs accepts directory, exclude, include`},
@@ -105,7 +108,9 @@ func TestParseErrors(t *testing.T) {
 		{"enabled not a bool", "compatibility:\n  enabled: yes please\n", `c.yaml:2: compatibility.enabled: must be true or false`},
 		{"enabled a list", "compatibility:\n  enabled: [true]\n", `c.yaml:2: compatibility.enabled: must be true or false`},
 		{"enum switch not a bool", "enumFromConstants: maybe\n", `c.yaml:1: enumFromConstants: must be true or false`},
-		{"root not a mapping", "- a\n", `c.yaml:1: must be a mapping of keys (compatibility, enumFromConstants, kubeVersion, payloadCRDs, requiredAnnotations) to values`},
+		{"gate docs outside", "featureGateDocs:\n  directory: /docs\n", `c.yaml:2: featureGateDocs.directory: must be a directory below the base directory, e.g. features`},
+		{"gate docs unknown key", "featureGateDocs:\n  dir: docs\n", `c.yaml:2: featureGateDocs.dir: unknown key; featureGateDocs accepts directory`},
+		{"root not a mapping", "- a\n", `c.yaml:1: must be a mapping of keys (compatibility, enumFromConstants, featureGateDocs, kubeVersion, payloadCRDs, requiredAnnotations) to values`},
 		{"invalid yaml", "kubeVersion: \"1.32\"\npayloadCRDs: [\n", `c.yaml:2: invalid YAML: did not find expected node content`},
 	}
 	for _, c := range cases {

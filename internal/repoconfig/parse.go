@@ -30,13 +30,7 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 		pc.Configured, pc.Line = true, key.Line
 		p.mapping("payloadCRDs", val, map[string]func(*yaml.Node){
 			"directory": func(v *yaml.Node) {
-				if s, ok := p.scalar("payloadCRDs.directory", v); ok {
-					if s == "" || path.IsAbs(s) || strings.HasPrefix(path.Clean(s), "..") {
-						p.errorf(v.Line, "payloadCRDs.directory", "must be a directory below the base directory, e.g. %s", DefaultPayloadCRDDirectory)
-						return
-					}
-					pc.Directory = path.Clean(s)
-				}
+				pc.Directory = p.directory("payloadCRDs.directory", v, DefaultPayloadCRDDirectory, pc.Directory)
 			},
 			"include": func(v *yaml.Node) { pc.Include = p.patterns("payloadCRDs.include", v) },
 			"exclude": func(v *yaml.Node) { pc.Exclude = p.patterns("payloadCRDs.exclude", v) },
@@ -47,6 +41,13 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 		p.mapping("compatibility", val, map[string]func(*yaml.Node){
 			"enabled":    func(v *yaml.Node) { c.Enabled = p.boolean("compatibility.enabled", v) },
 			"exceptions": func(v *yaml.Node) { c.Exceptions = p.patterns("compatibility.exceptions", v) },
+		})
+	},
+	"featureGateDocs": func(p *parser, cfg *Config, key, val *yaml.Node) {
+		d := &cfg.FeatureGateDocs
+		d.Line = key.Line
+		p.mapping("featureGateDocs", val, map[string]func(*yaml.Node){
+			"directory": func(v *yaml.Node) { d.Directory = p.directory("featureGateDocs.directory", v, "features", d.Directory) },
 		})
 	},
 	"enumFromConstants": func(p *parser, cfg *Config, key, val *yaml.Node) {
@@ -276,4 +277,18 @@ func (p *parser) boolean(key string, v *yaml.Node) bool {
 		return false
 	}
 	return b
+}
+
+// directory reads a directory below the base directory, cleaned; example
+// is shown when it is not one, and old kept.
+func (p *parser) directory(key string, v *yaml.Node, example, old string) string {
+	s, ok := p.scalar(key, v)
+	if !ok {
+		return old
+	}
+	if s == "" || path.IsAbs(s) || strings.HasPrefix(path.Clean(s), "..") {
+		p.errorf(v.Line, key, "must be a directory below the base directory, e.g. %s", example)
+		return old
+	}
+	return path.Clean(s)
 }

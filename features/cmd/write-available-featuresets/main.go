@@ -12,9 +12,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/gatedcrd/gatedcrd/features"
 	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 )
 
 func main() {
@@ -81,7 +83,11 @@ func write(o options, files []payload.File) error {
 	if err != nil {
 		return err
 	}
-	return payload.WriteFeaturesMarkdown(d, o.featuresMD)
+	opts, err := markdownOptions(o)
+	if err != nil {
+		return err
+	}
+	return payload.WriteFeaturesMarkdown(d, o.featuresMD, opts...)
 }
 
 // verify checks both outputs and reports every difference before failing.
@@ -105,8 +111,10 @@ func verify(o options, files []payload.File, stdout, stderr io.Writer) int {
 	if o.featuresMD != "" {
 		d, err := payload.ReadFiles(files)
 		ok = check(err) && ok
-		if err == nil {
-			ok = check(payload.VerifyFeaturesMarkdown(d, o.featuresMD)) && ok
+		opts, cerr := markdownOptions(o)
+		ok = check(cerr) && ok
+		if err == nil && cerr == nil {
+			ok = check(payload.VerifyFeaturesMarkdown(d, o.featuresMD, opts...)) && ok
 		}
 	}
 	if len(diffs) > 0 {
@@ -119,4 +127,20 @@ func verify(o options, files []payload.File, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, "payload FeatureGate manifests and features.md are up to date")
 	return 0
+}
+
+// markdownOptions links the gates of features.md to their lifecycle pages
+// when the repository configuration next to it (.gatedcrd.yaml, see
+// featureGateDocs) has codegen write them.
+func markdownOptions(o options) ([]payload.MarkdownOption, error) {
+	base := filepath.Dir(o.featuresMD)
+	cfg, err := repoconfig.Load(base)
+	if err != nil {
+		return nil, err
+	}
+	dir := cfg.FeatureGateDocs.Directory
+	if dir == "" {
+		return nil, nil
+	}
+	return []payload.MarkdownOption{payload.WithGateDocs(dir)}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
@@ -24,8 +25,16 @@ func featuresetMarkdownCommand(opts *options) *cobra.Command {
 				return &exitError{code: ExitInput, msg: fmt.Sprintf("error: %s: %v", dir, err)}
 			}
 			path := resolve(opts.baseDir, output)
+			cfg, err := repoconfig.Load(filepath.Dir(path))
+			if err != nil {
+				return &exitError{code: ExitInput, msg: fmt.Sprintf("error: %v", err)}
+			}
+			var mdOpts []payload.MarkdownOption
+			if dir := cfg.FeatureGateDocs.Directory; dir != "" {
+				mdOpts = append(mdOpts, payload.WithGateDocs(dir))
+			}
 			t := tree.New()
-			t.WriteFile(path, payload.RenderFeaturesMarkdown(d))
+			t.WriteFile(path, payload.RenderFeaturesMarkdown(d, mdOpts...))
 			changes, _, err := t.Changes()
 			if err != nil {
 				return &exitError{code: ExitIO, msg: fmt.Sprintf("error: %v", err)}

@@ -148,9 +148,11 @@ func run(opts *options, stages stageSet) error {
 		}
 	}
 
+	var partials *partialschemas.Result
 	if stages&stagePartial != 0 {
 		err := s.timed("empty-partial-schemas", func() error {
 			res, err := partialschemas.Run(partialschemas.Input{Discovery: disc, Universe: universe, Tree: s.tree, Problems: s.problems, Strict: opts.strict})
+			partials = res
 			if err == nil && res != nil {
 				unchanged := 0
 				for _, v := range res.Versions {
@@ -222,6 +224,11 @@ func run(opts *options, stages stageSet) error {
 			return ee
 		}
 		if err != nil || s.problems.HasErrors() {
+			return s.fail(err)
+		}
+	}
+	if merged != nil && partials != nil && s.wantsGateDocs() {
+		if err := s.timed("gate-docs", func() error { return s.writeGateDocs(partials, universe) }); err != nil {
 			return s.fail(err)
 		}
 	}

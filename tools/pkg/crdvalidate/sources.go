@@ -63,17 +63,56 @@ type node struct {
 // found, else the deepest field or type the path reaches; ok is false when
 // not even the kind's type is known.
 func (s *Sources) Locate(group, version, kind, path, rule string) (Position, bool) {
-	if s == nil {
+	n, sp, ok := s.walk(group, version, kind, path)
+	if !ok {
 		return Position{}, false
+	}
+	return s.position(n, sp, rule), true
+}
+
+// LocateMarker returns the line of the first marker called name whose
+// value satisfies match, on the field the path reaches (not on its list
+// items or map values) or else on that node's named type. ok is false when
+// there is no such marker.
+func (s *Sources) LocateMarker(group, version, kind, path, name string, match func(any) bool) (Position, bool) {
+	n, _, ok := s.walk(group, version, kind, path)
+	if !ok {
+		return Position{}, false
+	}
+	try := func(pkg *loader.Package, values markers.MarkerValues, mn markerpos.Node) (Position, bool) {
+		for i, v := range values[name] {
+			if match(v) {
+				file, line, text := markerpos.Locate(pkg, mn, name, i)
+				return Position{File: file, Line: line, Marker: text}, line > 0
+			}
+		}
+		return Position{}, false
+	}
+	if n.field != nil && !n.element {
+		if p, ok := try(n.fieldPkg, n.field.Markers, markerpos.Field(*n.field)); ok {
+			return p, true
+		}
+	}
+	if n.typ != nil {
+		return try(n.pkg, n.typ.Markers, markerpos.Type(n.typ))
+	}
+	return Position{}, false
+}
+
+// walk follows the server field path from the kind's type as far as the
+// Go types go.
+func (s *Sources) walk(group, version, kind, path string) (node, schemaPath, bool) {
+	if s == nil {
+		return node{}, schemaPath{}, false
 	}
 	sp := parseSchemaPath(path)
 	pkg := s.pkg(s.packages[group+"/"+version])
 	if pkg == nil {
-		return Position{}, false
+		return node{}, sp, false
 	}
 	info := s.typeInfo(pkg, kind)
 	if info == nil {
-		return Position{}, false
+		return node{}, sp, false
 	}
 	n := node{pkg: pkg, typ: info, goType: pkg.TypesInfo.TypeOf(info.RawSpec.Name)}
 	for _, step := range sp.steps {
@@ -83,7 +122,7 @@ func (s *Sources) Locate(group, version, kind, path, rule string) (Position, boo
 		}
 		n = next
 	}
-	return s.position(n, sp, rule), true
+	return n, sp, true
 }
 
 // step moves from n to a property, the items or the additional properties.
