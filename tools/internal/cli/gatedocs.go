@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"bytes"
 	"path/filepath"
-	"strings"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/gatelifecycle"
@@ -48,20 +46,6 @@ func (s *runState) writeGateDocs(partials *partialschemas.Result, u *goload.Univ
 		return err
 	}
 	rel := s.config.FeatureGateDocs.Directory
-	dir := filepath.Join(s.disc.BaseDir, filepath.FromSlash(rel))
-	pages := gatelifecycle.Render(rel, changes, d)
-	for name, data := range pages {
-		s.tree.WriteFile(filepath.Join(dir, name), data)
-	}
-	entries, _ := s.tree.ReadDir(dir)
-	for _, e := range entries {
-		if e.IsDir || !strings.HasSuffix(e.Name, ".md") || pages[e.Name] != nil {
-			continue
-		}
-		p := filepath.Join(dir, e.Name)
-		if data, err := s.tree.ReadFile(p); err == nil && bytes.HasPrefix(data, []byte(gatelifecycle.Header)) {
-			s.tree.Remove(p)
-		}
-	}
+	gatelifecycle.Write(s.tree, filepath.Join(s.disc.BaseDir, filepath.FromSlash(rel)), gatelifecycle.Render(rel, changes, d))
 	return nil
 }

@@ -92,7 +92,7 @@ func writeEnablement(b *strings.Builder, gate string, d *payload.Directory) {
 	}
 	slices.Sort(profiles)
 	slices.Sort(sets)
-	fmt.Fprintf(b, "Major versions %s; a cell lists the major versions in which the gate is on.\n\n", payload.VersionRange(d.Versions()))
+	fmt.Fprintf(b, "Payload major versions: %s. A cell lists those in which the gate is on.\n\n", payload.VersionRange(d.Versions()))
 	b.WriteString("| FeatureSet |")
 	for _, p := range profiles {
 		fmt.Fprintf(b, " %s |", p)
