@@ -26,10 +26,23 @@ import (
 func ParseManifest(fileName string, data []byte) (Manifest, error) {
 	m, err := parseManifest(fileName, data)
 	if err != nil {
-		return Manifest{}, fmt.Errorf("%s: %w", fileName, err)
+		return Manifest{}, &FileError{FileName: fileName, Err: err}
 	}
 	return m, nil
 }
+
+// FileError is a problem with one payload file: its base name and what is
+// wrong. ParseManifest, ReadDir and ReadFiles report malformed files as
+// FileErrors (joined when there are several), so that callers can point at
+// the file without parsing the text.
+type FileError struct {
+	FileName string
+	Err      error
+}
+
+func (e *FileError) Error() string { return e.FileName + ": " + e.Err.Error() }
+
+func (e *FileError) Unwrap() error { return e.Err }
 
 func parseManifest(fileName string, data []byte) (Manifest, error) {
 	var obj map[string]any

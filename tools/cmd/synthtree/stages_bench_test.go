@@ -1,116 +1,99 @@
 package main
 
 import (
-	"path/filepath"
 	"testing"
 
-	"github.com/gatedcrd/gatedcrd/features/payload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/manifestmerge"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/partialschemas"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/schemapatch"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
-// BenchmarkStages times each stage of the pipeline on the full-size
+// BenchmarkStages times each step of the pipeline on the full-size
 // synthetic tree (seed 1), for regression tracking with benchstat:
 //
 //	go test -run '^$' -bench Stages -count 6 ./cmd/synthtree | tee new.txt
 //	benchstat old.txt new.txt
 //
-// Every stage runs against an in-memory overlay tree: stage 2 and 3 see
-// the previous stage's output without anything being written to disk.
+// Every stage runs against the run's in-memory overlay tree: stage 2 and 3
+// see the previous stage's output without anything being written to disk.
 func BenchmarkStages(b *testing.B) {
 	dir := b.TempDir()
 	if _, err := generate(dir, 1, 25, ""); err != nil {
 		b.Fatal(err)
 	}
-	disc, _, err := discovery.Discover(dir, nil)
-	if err != nil {
-		b.Fatal(err)
+	opts := pipeline.Options{BaseDir: dir}
+	must := func(err error) {
+		if err != nil {
+			b.Fatal(err)
+		}
 	}
-	var paths []string
-	for _, v := range disc.Versions() {
-		paths = append(paths, v.ImportPath)
-	}
-	pd, err := payload.ReadDir(filepath.Join(dir, "payload-manifests/featuregates"))
-	if err != nil {
-		b.Fatal(err)
-	}
-
 	b.Run("discovery", func(b *testing.B) {
 		for b.Loop() {
-			if _, _, err := discovery.Discover(dir, nil); err != nil {
-				b.Fatal(err)
-			}
+			_, err := pipeline.New(opts).Discover()
+			must(err)
 		}
 	})
+	r := pipeline.New(opts)
+	d, err := r.Discover()
+	must(err)
 	b.Run("load", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := goload.Load(dir, paths); err != nil {
-				b.Fatal(err)
-			}
+			_, err := d.Load()
+			must(err)
 		}
 	})
 
-	// The stages share one universe, as in a real run.
-	u, err := goload.Load(dir, paths)
-	if err != nil {
-		b.Fatal(err)
+	// The stages share one universe, as in a real run; each iteration
+	// starts from an empty overlay.
+	l, err := d.Load()
+	must(err)
+	c, err := l.CheckMarkers()
+	must(err)
+	stage1 := func() *pipeline.Partials {
+		r.Tree, r.Problems = tree.New(), &diag.List{}
+		p, err := c.PartialManifests()
+		must(err)
+		return p
 	}
-	stage1 := func(t *tree.Tree) {
-		p := &diag.List{}
-		if _, err := partialschemas.Run(partialschemas.Input{Discovery: disc, Universe: u, Tree: t, Problems: p}); err != nil || p.HasErrors() {
-			b.Fatalf("stage 1: %v %v", err, p.Err())
-		}
+	stage2 := func(p *pipeline.Partials) *pipeline.Schemas {
+		s, err := p.Schemas()
+		must(err)
+		return s
 	}
-	stage2 := func(t *tree.Tree) {
-		p := &diag.List{}
-		if _, err := schemapatch.Run(schemapatch.Input{Discovery: disc, Universe: u, Tree: t, Problems: p}); err != nil || p.HasErrors() {
-			b.Fatalf("stage 2: %v %v", err, p.Err())
-		}
-	}
-	stage3 := func(t *tree.Tree) {
-		p := &diag.List{}
-		if _, err := manifestmerge.Run(manifestmerge.Input{Discovery: disc, Tree: t, Problems: p, Payload: pd}); err != nil || p.HasErrors() {
-			b.Fatalf("stage 3: %v %v", err, p.Err())
-		}
+	stage3 := func(s *pipeline.Schemas) *pipeline.Merged {
+		m, err := s.Merge()
+		must(err)
+		return m
 	}
 	b.Run("empty-partial-schemas", func(b *testing.B) {
 		for b.Loop() {
-			stage1(tree.New())
+			stage1()
 		}
 	})
 	b.Run("schemapatch", func(b *testing.B) {
 		for b.Loop() {
 			b.StopTimer()
-			t := tree.New()
-			stage1(t)
+			p := stage1()
 			b.StartTimer()
-			stage2(t)
+			stage2(p)
 		}
 	})
 	b.Run("crd-manifest-merge", func(b *testing.B) {
 		for b.Loop() {
 			b.StopTimer()
-			t := tree.New()
-			stage1(t)
-			stage2(t)
+			s := stage2(stage1())
 			b.StartTimer()
-			stage3(t)
+			stage3(s)
 		}
 	})
 	b.Run("changes", func(b *testing.B) {
-		t := tree.New()
-		stage1(t)
-		stage2(t)
-		stage3(t)
+		v, err := stage3(stage2(stage1())).Validate()
+		must(err)
+		d, err := v.GateDocs()
+		must(err)
 		for b.Loop() {
-			if _, _, err := t.Changes(); err != nil {
-				b.Fatal(err)
-			}
+			_, err := d.Changes()
+			must(err)
 		}
 	})
 }

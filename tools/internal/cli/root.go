@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/klog/v2"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 )
 
 // options are the flags shared by every sub-command.
@@ -51,7 +53,7 @@ without the switch +enum is ignored, as by the reference generator).`,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return run(opts, allStages)
+			return run(opts, pipeline.AllStages)
 		},
 	}
 	root.SetVersionTemplate("codegen {{.Version}}\n")
@@ -72,10 +74,10 @@ without the switch +enum is ignored, as by the reference generator).`,
 	pf.AddGoFlag(klogFlags.Lookup("v"))
 
 	root.AddCommand(
-		stageCommand(opts, "empty-partial-schemas", "Write one partial CRD manifest per CRD and FeatureGate (stage 1)", stagePartial),
+		stageCommand(opts, "empty-partial-schemas", "Write one partial CRD manifest per CRD and FeatureGate (stage 1)", pipeline.PartialSchemas),
 		schemapatchCommand(opts),
-		stageCommand(opts, "crd-manifest-merge", "Merge partial manifests into one CRD per ClusterProfile and FeatureSet (stage 3)", stageMerge),
-		stageCommand(opts, "crd-manifests", "Run all three CRD stages in one process, loading Go packages once; also checks the required annotations and, when .gatedcrd.yaml enables them, maintains the compatibility level lines and writes one lifecycle page per FeatureGate (featureGateDocs)", allStages),
+		stageCommand(opts, "crd-manifest-merge", "Merge partial manifests into one CRD per ClusterProfile and FeatureSet (stage 3)", pipeline.ManifestMerge),
+		stageCommand(opts, "crd-manifests", "Run all three CRD stages in one process, loading Go packages once; also checks the required annotations and, when .gatedcrd.yaml enables them, maintains the compatibility level lines and writes one lifecycle page per FeatureGate (featureGateDocs)", pipeline.AllStages),
 		featuresetMarkdownCommand(opts),
 		testSuitesCommand(opts),
 		payloadCRDsCommand(opts),
@@ -87,7 +89,7 @@ without the switch +enum is ignored, as by the reference generator).`,
 	return root
 }
 
-func stageCommand(opts *options, use, short string, stages stageSet) *cobra.Command {
+func stageCommand(opts *options, use, short string, stages pipeline.Stages) *cobra.Command {
 	return &cobra.Command{
 		Use:   use,
 		Short: short,
@@ -99,7 +101,7 @@ func stageCommand(opts *options, use, short string, stages stageSet) *cobra.Comm
 }
 
 func schemapatchCommand(opts *options) *cobra.Command {
-	cmd := stageCommand(opts, "schemapatch", "Fill each partial manifest's schema from the Go types for its FeatureGates (stage 2)", stageSchema)
+	cmd := stageCommand(opts, "schemapatch", "Fill each partial manifest's schema from the Go types for its FeatureGates (stage 2)", pipeline.SchemaPatch)
 	cmd.Flags().StringSliceVar(&opts.requiredFS, "required-feature-sets", nil, "legacy FeatureSet mode; not supported (accepted so old scripts get a clear error)")
 	return cmd
 }

@@ -22,7 +22,7 @@ func testSuitesCommand(opts *options) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			disc, probs, err := discovery.Discover(opts.baseDir, opts.groupVersions)
 			if disc != nil {
-				settleStrict(probs, opts.strict, nil)
+				probs.SettleStrict(opts.strict, nil)
 				err = probs.Err()
 			}
 			if err != nil {

@@ -1,6 +1,8 @@
 // Package testload discovers and loads fixture trees for tests of the
 // stages that need Go types. It is separate from testtree because
-// discovery's own tests use testtree.
+// discovery's own tests use testtree. It calls discovery and goload
+// directly, not the pipeline package: the stages' own tests use it, and
+// the pipeline imports the stages.
 package testload
 
 import (

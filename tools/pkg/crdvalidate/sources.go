@@ -1,6 +1,7 @@
 package crdvalidate
 
 import (
+	"go/ast"
 	"go/types"
 	"reflect"
 	"strings"
@@ -79,10 +80,10 @@ func (s *Sources) LocateMarker(group, version, kind, path, name string, match fu
 	if !ok {
 		return Position{}, false
 	}
-	try := func(pkg *loader.Package, values markers.MarkerValues, mn markerpos.Node) (Position, bool) {
+	try := func(pkg *loader.Package, values markers.MarkerValues, mn ast.Node) (Position, bool) {
 		for i, v := range values[name] {
 			if match(v) {
-				file, line, text := markerpos.Locate(pkg, mn, name, i)
+				file, line, text := s.u.MarkerLines(pkg).Locate(s.u.Fset, mn, name, i)
 				return Position{File: file, Line: line, Marker: text}, line > 0
 			}
 		}
@@ -262,7 +263,7 @@ func (s *Sources) position(n node, sp schemaPath, rule string) Position {
 	type candidate struct {
 		pkg     *loader.Package
 		values  markers.MarkerValues
-		node    markerpos.Node
+		node    ast.Node
 		element bool
 	}
 	var cands []candidate
@@ -277,13 +278,13 @@ func (s *Sources) position(n node, sp schemaPath, rule string) Position {
 		if !ok {
 			continue
 		}
-		file, line, text := markerpos.Locate(c.pkg, c.node, name, index)
+		file, line, text := s.u.MarkerLines(c.pkg).Locate(s.u.Fset, c.node, name, index)
 		return Position{File: file, Line: line, Marker: text}
 	}
-	if len(cands) == 0 || cands[0].node.Node == nil {
+	if len(cands) == 0 || cands[0].node == nil {
 		return Position{}
 	}
-	pos := cands[0].pkg.Fset.Position(cands[0].node.Node.Pos())
+	pos := s.u.Fset.Position(cands[0].node.Pos())
 	return Position{File: pos.Filename, Line: pos.Line}
 }
 

@@ -173,6 +173,19 @@ func (l *List) HasErrors() bool {
 	return false
 }
 
+// ErrorCount returns the number of error-severity diagnostics recorded.
+func (l *List) ErrorCount() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, d := range l.items {
+		if d.Severity == Error {
+			n++
+		}
+	}
+	return n
+}
+
 // Err returns nil when the list holds no errors, otherwise an error whose
 // text lists every error, one per line.
 func (l *List) Err() error {
@@ -218,4 +231,21 @@ func (l *List) Filter(fn func(d *Diagnostic) bool) {
 // MarkStrict marks every diagnostic as a strict-mode finding.
 func (l *List) MarkStrict() {
 	l.Filter(func(d *Diagnostic) bool { d.Strict = true; return true })
+}
+
+// SettleStrict applies the strict-marker mode to the strict-mode findings
+// of l (Diagnostic.Strict) that are errors: with strict false they become
+// warnings; otherwise accept, when not nil, is asked about each and returns
+// true to accept the finding (a strict baseline), which drops it from l.
+func (l *List) SettleStrict(strict bool, accept func(Diagnostic) bool) {
+	l.Filter(func(d *Diagnostic) bool {
+		if !d.Strict || d.Severity != Error {
+			return true
+		}
+		if !strict {
+			d.Severity = Warning
+			return true
+		}
+		return accept == nil || !accept(*d)
+	})
 }

@@ -6,8 +6,15 @@
 // the packages they import (indexed lazily by controller-tools' loader, which
 // is why the type walk of stage 1 and the schemas of stage 2 see the same
 // types whatever --api-group-versions selects), the marker registry, one
-// marker Collector whose parsed values are cached for the whole run, and one
-// TypeChecker.
+// marker Collector whose parsed values are cached for the whole run, the
+// marker lines with their positions (MarkerLines, associated once per
+// package by package markerpos), and one TypeChecker. Universe.Loads says
+// how many go/packages calls building it took, so that tests prove a run
+// loads once without a process-wide counter.
+//
+// ReportableErrors is the one filter of the errors recorded on a package:
+// type errors are dropped (the shared TypeChecker checks declarations
+// only, against placeholder imports), every other error is reported.
 //
 // Loader packages are not safe for concurrent use: callers use a Universe
 // from one goroutine at a time.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/markerdefs"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/markerpos"
 )
 
 // Universe is the loaded, type-checkable world of one run.
@@ -35,7 +36,14 @@ type Universe struct {
 	byPath map[string]*loader.Package
 	// loads counts the go/packages calls made to build the universe.
 	loads int
+	// lines holds the marker lines of every package a stage asked about.
+	lines markerpos.Cache
 }
+
+// MarkerLines returns the marker comment lines of pkg by node, with their
+// positions, associated once per run with the collector's rule (see
+// markerpos): every stage and strict mode locate markers through it.
+func (u *Universe) MarkerLines(pkg *loader.Package) markerpos.Lines { return u.lines.Of(pkg) }
 
 // Loads returns how many go/packages calls building u took: 1, or 0 when
 // Load was given no import path. Every stage works from the same universe,
@@ -180,18 +188,28 @@ func sortedImports(p *loader.Package) []*loader.Package {
 	return out
 }
 
-// Diagnostics converts errors recorded on pkg (from loading or marker
-// parsing) into positioned diagnostics. Type errors are left out: the shared
-// TypeChecker checks declarations only, so bodies referring to unchecked
-// imports produce spurious errors (controller-gen ignores them the same
-// way); a real type error in an API type surfaces as an unknown type when
-// its schema is generated.
+// ReportableErrors returns the errors recorded on pkg (from loading or
+// marker parsing) that are worth reporting: every one but type errors. The
+// shared TypeChecker checks declarations only, against placeholder
+// imports, so bodies referring to unchecked imports produce spurious
+// errors (controller-gen ignores them the same way); a real type error in
+// an API type surfaces as an unknown type when its schema is generated.
+// This is the one TypeError filter of the stages.
+func ReportableErrors(pkg *loader.Package) []packages.Error {
+	var out []packages.Error
+	for _, e := range pkg.Errors {
+		if e.Kind != packages.TypeError {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Diagnostics converts the ReportableErrors of pkg into positioned
+// diagnostics.
 func Diagnostics(pkg *loader.Package) []diag.Diagnostic {
 	var out []diag.Diagnostic
-	for _, e := range pkg.Errors {
-		if e.Kind == packages.TypeError {
-			continue
-		}
+	for _, e := range ReportableErrors(pkg) {
 		out = append(out, ErrorDiagnostic(e))
 	}
 	return out
@@ -209,14 +227,7 @@ func ErrorDiagnostic(e packages.Error) diag.Diagnostic {
 		d.Subject = pkgPath
 		return d
 	}
-	parts := strings.Split(e.Pos, ":")
-	if len(parts) >= 2 {
-		if line, err := strconv.Atoi(parts[1]); err == nil {
-			d.File, d.Line = parts[0], line
-			return d
-		}
-	}
-	d.File = e.Pos
+	d.File, d.Line = SplitPos(e.Pos)
 	return d
 }
 
@@ -257,4 +268,25 @@ func parseOverlaid(fset *token.FileSet, roots []*loader.Package, overlay map[str
 		r.Syntax = files
 	}
 	return nil
+}
+
+// SplitPos splits a go/packages position "file:line:col" or "file:line"
+// (the file name may contain colons). Positions without a line
+// ("pkg/path:-") yield the whole text and line 0.
+func SplitPos(pos string) (string, int) {
+	parts := strings.Split(pos, ":")
+	n := len(parts)
+	if n >= 3 {
+		if line, err := strconv.Atoi(parts[n-2]); err == nil {
+			if _, err := strconv.Atoi(parts[n-1]); err == nil {
+				return strings.Join(parts[:n-2], ":"), line
+			}
+		}
+	}
+	if n >= 2 {
+		if line, err := strconv.Atoi(parts[n-1]); err == nil {
+			return strings.Join(parts[:n-1], ":"), line
+		}
+	}
+	return pos, 0
 }

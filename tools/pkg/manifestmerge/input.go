@@ -19,7 +19,7 @@ import (
 
 // Directory and file names of a version directory (SPEC §1.1).
 const (
-	FeatureGatedDirName = "zz_generated.featuregated-crd-manifests"
+	FeatureGatedDirName = manifest.PartialManifestsDirName
 	OverridesDirName    = "manual-override-crd-manifests"
 	OutputDirName       = "zz_generated.crd-manifests"
 	DocFileName         = "doc.go"

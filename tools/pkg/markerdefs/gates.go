@@ -1,6 +1,8 @@
 package markerdefs
 
 import (
+	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -88,4 +90,52 @@ func (c Condition) Entries() []string {
 // GateAware is implemented by the three FeatureGate-aware marker values.
 type GateAware interface {
 	GateCondition() Condition
+}
+
+// gateNamePattern is what a gate name may look like: it becomes part of a
+// file name and of an annotation key, so separators and quotes are out.
+var gateNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+// GateNameProblem says why name cannot be a gate, or returns "" when it
+// can.
+func GateNameProblem(name string) string {
+	switch {
+	case name == "":
+		return "names an empty gate"
+	case !gateNamePattern.MatchString(name):
+		return fmt.Sprintf("gate name %q is not valid: use letters, digits, '_', '.' and '-', starting with a letter or digit", name)
+	}
+	return ""
+}
+
+// Problems returns what is wrong with the gate lists of a FeatureGate-aware
+// marker, one message per problem, or nil. It is the one place gate
+// conditions are validated: stage 1 reports every message at the marker,
+// stage 2 refuses to apply a marker with problems.
+func (c Condition) Problems() []string {
+	if len(c.FeatureGate) == 0 && len(c.RequiredFeatureGate) == 0 {
+		return []string{`names no gate: give featureGate=<Gate>[;<Gate>...] (featureGate="" for the ungated variant) or requiredFeatureGate=<Gate>[;<Gate>...]`}
+	}
+	var out []string
+	for _, g := range c.FeatureGate {
+		if g == Ungated {
+			continue
+		}
+		if p := GateNameProblem(g); p != "" {
+			out = append(out, "featureGate: "+p)
+		}
+	}
+	seen := map[string]bool{}
+	for _, g := range c.RequiredFeatureGate {
+		switch {
+		case g == "":
+			out = append(out, `requiredFeatureGate: names an empty gate ("" only means ungated in featureGate)`)
+		case GateNameProblem(g) != "":
+			out = append(out, "requiredFeatureGate: "+GateNameProblem(g))
+		case seen[g]:
+			out = append(out, fmt.Sprintf("requiredFeatureGate: names gate %s twice", g))
+		}
+		seen[g] = true
+	}
+	return out
 }

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/markers"
 
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/markerpos"
 )
 
 // layoutSource holds comment layouts gofmt would not keep (two blank
@@ -52,8 +53,8 @@ var x = 1 // +openshift:enable:FeatureGate=AfterVar
 type AfterVar string
 `
 
-// TestRawAssociationMatchesCollector checks that the marker lines stage 1
-// pairs with each type and field are exactly those the controller-tools
+// TestRawAssociationMatchesCollector checks that the marker lines
+// markerpos pairs with each type and field (for every stage) are exactly those the controller-tools
 // collector associates with it, on the fixtures and on layouts gofmt would
 // rewrite.
 func TestRawAssociationMatchesCollector(t *testing.T) {
@@ -72,10 +73,7 @@ func TestRawAssociationMatchesCollector(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", pkg.PkgPath, err)
 			}
-			raw := map[ast.Node][]rawMarker{}
-			for _, file := range pkg.Syntax {
-				associateRawMarkers(file, raw)
-			}
+			raw := markerpos.Of(pkg)
 			names := func(n ast.Node) string {
 				target := markers.DescribesType
 				if _, ok := n.(*ast.Field); ok {

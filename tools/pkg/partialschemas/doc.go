@@ -22,8 +22,10 @@
 // one's end-of-line comment), however many blank lines separate the two.
 // This is more liberal than the reference, which only took a second block
 // separated by exactly one blank line. Collector values carry no position,
-// so the package pairs them with the marker lines it finds by the same rule
-// (the tests check that both agree); the lines give diagnostics their
+// so the package pairs them with the marker lines package markerpos
+// associates by the same rule, once per run for every stage
+// (goload.Universe.MarkerLines; the tests check that both agree); the
+// lines give diagnostics their
 // file:line and show how a gate name was spelled, which a parsed value
 // cannot (featureGate="Foo" and featureGate=Foo parse alike, and quoted
 // names are rejected).

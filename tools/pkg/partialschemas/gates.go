@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -14,10 +13,6 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/markerdefs"
 )
-
-// gateNamePattern is what a gate name may look like: it becomes part of a
-// file name and of an annotation key, so separators and quotes are out.
-var gateNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 
 // gateAwareNames are the three FeatureGate-aware markers.
 var gateAwareNames = []string{
@@ -298,13 +293,15 @@ func (w *walker) checkEnableSpelling(v markerValue) bool {
 	return bad
 }
 
-// checkCondition validates the gate lists of a FeatureGate-aware marker.
+// checkCondition validates the gate lists of a FeatureGate-aware marker:
+// their spelling here (quotes survive only in the written text), their
+// content in markerdefs.Condition.Problems.
 func (w *walker) checkCondition(v markerValue, name string, cond markerdefs.Condition) bool {
-	ok := true
 	if len(cond.FeatureGate) == 0 && len(cond.RequiredFeatureGate) == 0 {
-		w.errorAt(v, `names no gate: give featureGate=<Gate>[;<Gate>...] (featureGate="" for the ungated variant) or requiredFeatureGate=<Gate>[;<Gate>...]`)
+		w.errorAt(v, "%s", cond.Problems()[0])
 		return false
 	}
+	ok := true
 	args := rawArguments(v.Text, name)
 	for _, el := range rawListElements(args["featureGate"]) {
 		if isQuoted(el) && el != `""` {
@@ -324,39 +321,17 @@ func (w *walker) checkCondition(v markerValue, name string, cond markerdefs.Cond
 	if !ok {
 		return false
 	}
-	for _, g := range cond.FeatureGate {
-		if g != markerdefs.Ungated && !w.checkGateName(v, "featureGate: ", g) {
-			ok = false
-		}
-	}
-	seen := map[string]bool{}
-	for _, g := range cond.RequiredFeatureGate {
-		if g == "" {
-			w.errorAt(v, `requiredFeatureGate: names an empty gate ("" only means ungated in featureGate)`)
-			ok = false
-			continue
-		}
-		if !w.checkGateName(v, "requiredFeatureGate: ", g) {
-			ok = false
-			continue
-		}
-		if seen[g] {
-			w.errorAt(v, "requiredFeatureGate: names gate %s twice", g)
-			ok = false
-		}
-		seen[g] = true
+	for _, p := range cond.Problems() {
+		w.errorAt(v, "%s", p)
+		ok = false
 	}
 	return ok
 }
 
 // checkGateName reports a name that cannot be a gate.
 func (w *walker) checkGateName(v markerValue, prefix, name string) bool {
-	if name == "" {
-		w.errorAt(v, "%snames an empty gate", prefix)
-		return false
-	}
-	if !gateNamePattern.MatchString(name) {
-		w.errorAt(v, "%sgate name %q is not valid: use letters, digits, '_', '.' and '-', starting with a letter or digit", prefix, name)
+	if p := markerdefs.GateNameProblem(name); p != "" {
+		w.errorAt(v, "%s%s", prefix, p)
 		return false
 	}
 	return true

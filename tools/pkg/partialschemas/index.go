@@ -5,12 +5,12 @@ import (
 	"go/ast"
 	"go/token"
 	"path/filepath"
-	"strings"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	"sigs.k8s.io/controller-tools/pkg/markers"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/markerpos"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/strictmarkers"
 )
 
@@ -23,7 +23,7 @@ type pkgIndex struct {
 	// markers; the errors were reported when the index was built.
 	failed bool
 	values map[ast.Node]markers.MarkerValues
-	raw    map[ast.Node][]rawMarker
+	raw    markerpos.Lines
 	// specs are the package's type declarations in source order.
 	specs []*ast.TypeSpec
 	// specAt maps a type name's position (types.Object.Pos) to its spec.
@@ -41,7 +41,7 @@ func (r *run) index(pkg *loader.Package) *pkgIndex {
 	}
 	idx := &pkgIndex{
 		pkg:     pkg,
-		raw:     map[ast.Node][]rawMarker{},
+		raw:     r.u.MarkerLines(pkg),
 		specAt:  map[token.Pos]*ast.TypeSpec{},
 		fieldAt: map[token.Pos]*ast.Field{},
 	}
@@ -53,7 +53,6 @@ func (r *run) index(pkg *loader.Package) *pkgIndex {
 	}
 	idx.values = values
 	for _, file := range pkg.Syntax {
-		associateRawMarkers(file, idx.raw)
 		for _, decl := range file.Decls {
 			gd, ok := decl.(*ast.GenDecl)
 			if !ok || gd.Tok != token.TYPE {
@@ -119,7 +118,7 @@ func (r *run) reportMarkerErrors(pkg *loader.Package, err error) {
 		var pe loader.PositionedError
 		if errors.As(e, &pe) && pe.Pos.IsValid() {
 			p := r.fset.Position(pe.Pos)
-			text := commentAt(pkg, pe.Pos)
+			text := markerpos.At(pkg, pe.Pos)
 			msg := "invalid marker: " + pe.Error()
 			if hint := strictmarkers.ExplainParseError(r.u.Registry, text); hint != "" {
 				msg = hint
@@ -140,23 +139,6 @@ func flattenErrors(err error, out *[]error) {
 		return
 	}
 	*out = append(*out, err)
-}
-
-// commentAt returns the marker text of the comment starting at pos.
-func commentAt(pkg *loader.Package, pos token.Pos) string {
-	for _, f := range pkg.Syntax {
-		if pos < f.FileStart || pos > f.FileEnd {
-			continue
-		}
-		for _, g := range f.Comments {
-			for _, c := range g.List {
-				if c.Pos() == pos && strings.HasPrefix(c.Text, "//") {
-					return strings.TrimSpace(c.Text[2:])
-				}
-			}
-		}
-	}
-	return ""
 }
 
 func pkgDir(pkg *loader.Package) string {
@@ -182,7 +164,7 @@ func (idx *pkgIndex) markersOf(r *run, node ast.Node, name string, target marker
 	if len(vals) == 0 {
 		return nil
 	}
-	var raws []rawMarker
+	var raws []markerpos.Line
 	for _, rm := range idx.raw[node] {
 		if def := r.u.Registry.Lookup(rm.Text, target); def != nil && def.Name == name {
 			raws = append(raws, rm)

@@ -17,6 +17,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/markerdefs"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
@@ -25,7 +26,7 @@ import (
 const (
 	// ManifestsDirName is the directory below a version directory that holds
 	// one sub-directory of partial manifests per CRD.
-	ManifestsDirName = "zz_generated.featuregated-crd-manifests"
+	ManifestsDirName = manifest.PartialManifestsDirName
 	// SummaryFileName is the per-version summary of the CRDs found.
 	SummaryFileName = "zz_generated.featuregated-crd-manifests.yaml"
 	// UngatedFileName is the partial manifest of the ungated variant; the
@@ -232,7 +233,7 @@ func (r *run) version(g *discovery.Group, v *discovery.Version) (*VersionResult,
 	if r.fset == nil {
 		r.fset = pkg.Fset
 	}
-	if diags := loadErrors(pkg); len(diags) > 0 {
+	if diags := goload.Diagnostics(pkg); len(diags) > 0 {
 		for _, d := range diags {
 			d.File = r.rel(d.File)
 			r.problems.Add(d)
@@ -346,21 +347,6 @@ func (r *run) position(pos token.Pos) (string, int) {
 	}
 	p := r.fset.Position(pos)
 	return r.rel(p.Filename), p.Line
-}
-
-// loadErrors returns the errors of pkg other than type errors. Type errors
-// are expected: the shared TypeChecker only checks what CRD types
-// reference, so e.g. a GroupVersion variable using an unchecked import does
-// not type-check (controller-gen ignores them for the same reason). A type
-// error that matters shows up as an unresolved field type in the walk.
-func loadErrors(pkg *loader.Package) []diag.Diagnostic {
-	var out []diag.Diagnostic
-	for _, e := range pkg.Errors {
-		if e.Kind != packages.TypeError {
-			out = append(out, goload.ErrorDiagnostic(e))
-		}
-	}
-	return out
 }
 
 // typeErrorsAt returns the messages of pkg's type errors on file:line.

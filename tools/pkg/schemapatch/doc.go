@@ -78,11 +78,15 @@
 // Problems go to a diag.List with the file relative to the base directory,
 // the line, and the marker written on that line: malformed marker arguments
 // (controller-tools then cannot index the package), unknown types,
-// FeatureGate-aware markers that name no gate, maxItems on a schema that is
+// FeatureGate-aware markers whose gate lists are wrong (the one check,
+// markerdefs.Condition.Problems, that stage 1 reports too, in the same
+// words), maxItems on a schema that is
 // not an array, and a FeatureGate-aware enum or maxItems next to the plain
 // marker with the same effect (controller-tools would apply the two in a
 // random order). The same problem found by several generations is reported
-// once. A manifest is left untouched when the generation of its gate set
+// once. The marker line of a problem is found among the lines the run's one
+// marker association gives the type or field (goload.Universe.MarkerLines).
+// A manifest is left untouched when the generation of its gate set
 // found a problem or when a package that generation indexed has a recorded
 // error, so a failing run never leaves a half-right schema behind.
 package schemapatch

@@ -47,7 +47,7 @@ func (g *generation) bindEnum(pkg *loader.Package, info *markers.TypeInfo, value
 		if len(values[other]) == 0 {
 			continue
 		}
-		file, line, _ := markerpos.Locate(pkg, markerpos.Type(info), other, 0)
+		file, line, _ := g.univ.goload.MarkerLines(pkg).Locate(g.univ.goload.Fset, markerpos.Type(info), other, 0)
 		problems = append(problems, markerProblem{name: markerdefs.EnumName, err: fmt.Errorf(
 			"cannot be combined with +%s (%s:%d) on the same type: both set the enum; keep one", other, g.univ.problems.rel(file), line)})
 	}

@@ -161,7 +161,7 @@ type ThingSpec struct {
 `,
 			gates: [][]string{{""}},
 			at:    `FeatureGateAwareXValidation:rule=`,
-			want:  `+openshift:validation:FeatureGateAwareXValidation:rule="self.a == 'x'": needs featureGate or requiredFeatureGate`,
+			want:  `+openshift:validation:FeatureGateAwareXValidation:rule="self.a == 'x'": names no gate: give featureGate=`,
 		},
 		{
 			name: "second of two gate-aware markers without any gate",
@@ -176,7 +176,7 @@ type ThingSpec struct {
 `,
 			gates: [][]string{{""}},
 			at:    `FeatureGateAwareEnum:enum=a;b`,
-			want:  `+openshift:validation:FeatureGateAwareEnum:enum=a;b: needs featureGate or requiredFeatureGate`,
+			want:  `+openshift:validation:FeatureGateAwareEnum:enum=a;b: names no gate: give featureGate=`,
 		},
 		{
 			name: "empty requiredFeatureGate",
@@ -189,7 +189,7 @@ type ThingSpec struct {
 `,
 			gates: [][]string{{""}},
 			at:    `requiredFeatureGate=""`,
-			want:  `+openshift:validation:FeatureGateAwareEnum:requiredFeatureGate="",enum=a: requiredFeatureGate must name gates`,
+			want:  `+openshift:validation:FeatureGateAwareEnum:requiredFeatureGate="",enum=a: requiredFeatureGate: names an empty gate`,
 		},
 		{
 			name: "field gate without a name",

@@ -224,13 +224,13 @@ func isKind(pkg *loader.Package, info *markers.TypeInfo) bool {
 // reporter returns the function bound markers of node call when they cannot
 // be applied: the problem is reported at the marker's line and fails this
 // generation.
-func (g *generation) reporter(pkg *loader.Package, node markerpos.Node) reportFunc {
+func (g *generation) reporter(pkg *loader.Package, node ast.Node) reportFunc {
 	return func(name string, index int, err error) {
 		g.report(pkg, node, []markerProblem{{name: name, index: index, err: err}})
 	}
 }
 
-func (g *generation) report(pkg *loader.Package, node markerpos.Node, problems []markerProblem) {
+func (g *generation) report(pkg *loader.Package, node ast.Node, problems []markerProblem) {
 	if len(problems) == 0 {
 		return
 	}
@@ -274,7 +274,7 @@ func (g *generation) settle() {
 	g.settled = true
 	g.hasFailed = g.markerErrors
 	for _, pkg := range g.indexed {
-		if len(reportable(pkg)) > 0 {
+		if len(goload.ReportableErrors(pkg)) > 0 {
 			g.hasFailed = true
 		}
 	}

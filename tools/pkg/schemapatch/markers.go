@@ -3,6 +3,7 @@ package schemapatch
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/controller-tools/pkg/crd"
@@ -176,9 +177,6 @@ func bindMarkers(values markers.MarkerValues, gates markerdefs.GateSet, report r
 	return out, problems
 }
 
-// errNoGates is reported for a FeatureGate-aware marker that names no gate.
-var errNoGates = errors.New("needs featureGate or requiredFeatureGate (use featureGate=\"\" for the ungated schema)")
-
 // bindValue returns the bound value of one FeatureGate-aware marker value,
 // or nil when it is not active in gates. report (optional) receives problems
 // found when the value is applied.
@@ -188,13 +186,8 @@ func bindValue(v any, gates markerdefs.GateSet, report func(error)) (any, error)
 		return nil, fmt.Errorf("unexpected marker value of type %T", v)
 	}
 	cond := ga.GateCondition()
-	if len(cond.FeatureGate) == 0 && len(cond.RequiredFeatureGate) == 0 {
-		return nil, errNoGates
-	}
-	for _, g := range cond.RequiredFeatureGate {
-		if g == markerdefs.Ungated {
-			return nil, errors.New("requiredFeatureGate must name gates; the ungated schema is selected with featureGate=\"\"")
-		}
+	if problems := cond.Problems(); len(problems) > 0 {
+		return nil, errors.New(strings.Join(problems, "; "))
 	}
 	if !cond.Active(gates) {
 		return nil, nil

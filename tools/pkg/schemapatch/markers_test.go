@@ -180,8 +180,8 @@ func TestBindValueProblems(t *testing.T) {
 		value any
 		want  string
 	}{
-		{markerdefs.GateAwareEnum{Enum: []string{"a"}}, errNoGates.Error()},
-		{markerdefs.GateAwareMaxItems{RequiredFeatureGate: []string{""}, MaxItems: 1}, "requiredFeatureGate must name gates"},
+		{markerdefs.GateAwareEnum{Enum: []string{"a"}}, "names no gate"},
+		{markerdefs.GateAwareMaxItems{RequiredFeatureGate: []string{""}, MaxItems: 1}, "requiredFeatureGate: names an empty gate"},
 		{markerdefs.GateAwareMaxItems{FeatureGate: []string{"A"}, MaxItems: -1}, "maxItems must not be negative"},
 	}
 	for _, c := range cases {

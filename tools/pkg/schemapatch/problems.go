@@ -1,13 +1,14 @@
 package schemapatch
 
 import (
-	"strconv"
+	"go/ast"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/markerpos"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
@@ -18,6 +19,8 @@ import (
 type problemSink struct {
 	list *diag.List
 	base string
+	// universe locates markers (its one marker association and FileSet).
+	universe *goload.Universe
 	// errors counts error diagnostics added through the sink.
 	errors int
 }
@@ -39,9 +42,9 @@ func (s *problemSink) rel(file string) string {
 }
 
 // markerProblems reports problems with the marker values of node.
-func (s *problemSink) markerProblems(pkg *loader.Package, node markerpos.Node, problems []markerProblem) {
+func (s *problemSink) markerProblems(pkg *loader.Package, node ast.Node, problems []markerProblem) {
 	for _, p := range problems {
-		file, line, text := markerpos.Locate(pkg, node, p.name, p.index)
+		file, line, text := s.universe.MarkerLines(pkg).Locate(s.universe.Fset, node, p.name, p.index)
 		subject := text
 		if subject == "" {
 			subject = "+" + p.name
@@ -57,7 +60,7 @@ func (s *problemSink) loaderErrors(pkgs []*loader.Package) {
 	for _, pkg := range pkgs {
 		positioned := false
 		var ds []diag.Diagnostic
-		for _, e := range reportable(pkg) {
+		for _, e := range goload.ReportableErrors(pkg) {
 			d, ok := s.loaderError(pkg, e)
 			positioned = positioned || ok
 			ds = append(ds, d)
@@ -73,69 +76,12 @@ func (s *problemSink) loaderErrors(pkgs []*loader.Package) {
 	}
 }
 
-// reportable returns the errors recorded on pkg that are worth reporting.
-// Type-checking errors are not: controller-tools type-checks declarations
-// only, against placeholder imports, which yields spurious errors in
-// dependencies (upstream's own generators skip them too). A real type error
-// in an API type surfaces as a positioned schema error ("unknown type").
-func reportable(pkg *loader.Package) []packages.Error {
-	var out []packages.Error
-	for _, e := range pkg.Errors {
-		if e.Kind != packages.TypeError {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // loaderError converts one recorded error. The boolean reports whether it
 // has a source position.
 func (s *problemSink) loaderError(pkg *loader.Package, e packages.Error) (diag.Diagnostic, bool) {
-	file, line := splitPos(e.Pos)
+	file, line := goload.SplitPos(e.Pos)
 	if line == 0 {
 		return diag.Errorf("", 0, "package "+pkg.PkgPath, "%s", e.Msg), false
 	}
-	return diag.Errorf(s.rel(file), line, markerAt(pkg, file, line), "%s", e.Msg), true
-}
-
-// splitPos splits a go/packages position "file:line:col" or "file:line".
-// Positions without a line ("pkg/path:-") yield line 0.
-func splitPos(pos string) (string, int) {
-	parts := strings.Split(pos, ":")
-	n := len(parts)
-	if n >= 3 {
-		if line, err := strconv.Atoi(parts[n-2]); err == nil {
-			if _, err := strconv.Atoi(parts[n-1]); err == nil {
-				return strings.Join(parts[:n-2], ":"), line
-			}
-		}
-	}
-	if n >= 2 {
-		if line, err := strconv.Atoi(parts[n-1]); err == nil {
-			return strings.Join(parts[:n-1], ":"), line
-		}
-	}
-	return pos, 0
-}
-
-// markerAt returns the marker written on file:line of pkg, or "".
-func markerAt(pkg *loader.Package, file string, line int) string {
-	if pkg.Fset == nil {
-		return ""
-	}
-	for _, f := range pkg.Syntax {
-		if pkg.Fset.Position(f.Pos()).Filename != file {
-			continue
-		}
-		for _, g := range f.Comments {
-			for _, c := range g.List {
-				if pkg.Fset.Position(c.Pos()).Line == line {
-					if t := markerpos.Text(c.Text); strings.HasPrefix(t, "+") {
-						return t
-					}
-				}
-			}
-		}
-	}
-	return ""
+	return diag.Errorf(s.rel(file), line, markerpos.OnLine(pkg, s.universe.Fset, file, line), "%s", e.Msg), true
 }

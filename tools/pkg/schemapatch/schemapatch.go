@@ -112,7 +112,7 @@ func Run(in Input) (*Result, error) {
 	}
 	s := &stage{
 		in:   in,
-		sink: &problemSink{list: list, base: in.Discovery.BaseDir},
+		sink: &problemSink{list: list, base: in.Discovery.BaseDir, universe: in.Universe},
 		res:  &Result{},
 	}
 	s.run()

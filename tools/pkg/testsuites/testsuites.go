@@ -15,7 +15,7 @@ import (
 )
 
 const (
-	partialDir = "zz_generated.featuregated-crd-manifests"
+	partialDir = manifest.PartialManifestsDirName
 	testsDir   = "tests"
 )
 

@@ -1,0 +1,58 @@
+// Package pipeline runs gatedcrd's CRD generation from Go: the one API the
+// codegen command, the benchmarks, the test loaders and any operator
+// repository call. Its types show the flow; each step is a method of the
+// previous step's typed result and returns its own, so the steps can only
+// run in order:
+//
+//	Run.Discover          → *Discovered   API groups, versions, .gatedcrd.yaml
+//	Discovered.Load       → *Loaded       one go/packages load (goload.Universe)
+//	Loaded.CheckMarkers   → *Checked      strict mode over every marker line
+//	Checked.PartialManifests → *Partials  stage 1: partial manifests per gate entry
+//	Partials.Schemas      → *Schemas      stage 2: a schema per kind and gate set
+//	Schemas.Merge         → *Merged       stage 3: merged variants per version × profile × feature set
+//	Merged.Validate       → *Validated    checks of the merged output (required annotations)
+//	Validated.Changes     → *Changes      the files to write (Changes.Write) or to verify (Changes.Stale)
+//
+// Run.Generate runs them all. Each result embeds the previous one, so a
+// later step (or a caller) reaches everything known so far: the discovery
+// result, the universe, each stage's result. A step that finds bad input
+// returns an error wrapping ErrInput; the problems themselves, with file,
+// line and marker, are in Run.Problems, and nothing has been written.
+//
+// # What the steps share
+//
+// A Run holds what every step shares, so that nothing is read or parsed
+// twice in one process: the diag.List all problems go to, the tree.Tree
+// overlay every stage reads through and writes into (stage 2 sees stage 1's
+// files, stage 3 stage 2's, none of them on disk before Changes.Write), the
+// payload FeatureGate directory (read once by Run.Payload, for strict
+// mode's gate names and for the merge, in the one model of
+// features/payload), and Stats. The Go packages are loaded once; their
+// marker lines are associated with types and fields once, through
+// goload.Universe.MarkerLines (package markerpos), and every stage and
+// strict mode locate markers there. Positions stay token.Pos values or
+// absolute file names inside the stages and are rendered relative to the
+// base directory in one place, Run.Relative.
+//
+// The on-disk files between the stages remain the contract of the
+// separate sub-commands (codegen empty-partial-schemas, schemapatch,
+// crd-manifest-merge select Options.Stages); a run of all three in one
+// process produces the same bytes.
+//
+// # Adding a step
+//
+// A check or transformation of the merged manifests (CEL validation of the
+// merged CRDs, compatibility checks) plugs in after Merge, next to
+// Validate: it takes *Merged (whose Tree holds every merged file, whose
+// Universe, when loaded, holds the Go types) and reports to Run.Problems.
+// Positions of Go sources a schema came from are found through the same
+// universe: goload.Universe.Package finds a package, its syntax gives the
+// type and field declarations, and Universe.MarkerLines(pkg) gives, per
+// declaration node, each marker line with its token.Pos (render it with
+// Universe.Fset). A generated schema path names the kind and the JSON
+// field names on the way down, which lead to those declarations.
+//
+// Strict mode's findings carry diag.Diagnostic.Strict: Options.Lenient
+// turns them into warnings, Options.AcceptStrict (a baseline) may accept
+// them; the run settles them whenever a step checks for errors.
+package pipeline

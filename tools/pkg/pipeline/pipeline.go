@@ -1,0 +1,469 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"path/filepath"
+	"time"
+
+	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/compatlevel"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifestmerge"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/partialschemas"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/requiredannotations"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/schemapatch"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/strictmarkers"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
+)
+
+// DefaultPayloadDir is the payload FeatureGate directory of a repository,
+// relative to its base directory.
+const DefaultPayloadDir = "payload-manifests/featuregates"
+
+// Stages selects the CRD stages a run executes.
+type Stages uint8
+
+const (
+	// PartialSchemas is stage 1, empty-partial-schemas.
+	PartialSchemas Stages = 1 << iota
+	// SchemaPatch is stage 2, schemapatch.
+	SchemaPatch
+	// ManifestMerge is stage 3, crd-manifest-merge.
+	ManifestMerge
+	// AllStages is crd-manifests: the three stages in one process.
+	AllStages = PartialSchemas | SchemaPatch | ManifestMerge
+)
+
+// Options configure a run. The zero value of a field is its default.
+type Options struct {
+	// BaseDir is the directory searched for API group-versions ("." by
+	// default); relative paths of the other options are resolved against
+	// it.
+	BaseDir string
+	// GroupVersions keeps only these "<group>/<version>" entries.
+	GroupVersions []string
+	// PayloadDir is the payload FeatureGate directory (DefaultPayloadDir).
+	PayloadDir string
+	// Lenient reports strict-mode findings (diag.Diagnostic.Strict) as
+	// warnings instead of errors (codegen --strict-markers=false).
+	Lenient bool
+	// AcceptStrict, when set, is asked about every strict-mode error; it
+	// returns true to accept the finding (a strict baseline), which drops
+	// it from Problems.
+	AcceptStrict func(diag.Diagnostic) bool
+	// OnDiscovered, when set, is called once discovery found the tree,
+	// before its strict findings are settled: the place to read a strict
+	// baseline that AcceptStrict consults. An error fails the run as bad
+	// input.
+	OnDiscovered func(*Discovered) error
+	// Stages are the stages to run (AllStages).
+	Stages Stages
+	// KubeVersion is the Kubernetes release ("<major>.<minor>") whose API
+	// server validates the merged CRDs; by default kubeVersion of
+	// .gatedcrd.yaml, else the release this build links.
+	KubeVersion string
+	// CELCosts lists the N most expensive CEL rules of each CRD in
+	// CRDValidation.Result.Costs (0: none).
+	CELCosts int
+}
+
+// ErrInput is returned (wrapped) by a step that found errors in the input:
+// they are in Run.Problems, and nothing may be written.
+var ErrInput = errors.New("the input has errors")
+
+// Run is one pipeline run: the options, the problems every step reports
+// to, the file tree overlay every stage reads through and writes into, and
+// the account of the work done. Steps are methods of the typed result of
+// the previous step, so they can only run in order.
+type Run struct {
+	Options Options
+	// Problems collects every problem of every step, in order.
+	Problems *diag.List
+	// Tree holds what the stages wrote; nothing reaches the disk before
+	// Changes.Write.
+	Tree *tree.Tree
+	// Stats counts the work done and times each step.
+	Stats Stats
+	// CRDValidation is set once the merged manifests were validated.
+	CRDValidation *CRDValidation
+
+	base    string // absolute BaseDir, once discovery ran
+	payload payloadOnce
+}
+
+// New starts a run.
+func New(opts Options) *Run {
+	if opts.BaseDir == "" {
+		opts.BaseDir = "."
+	}
+	if opts.PayloadDir == "" {
+		opts.PayloadDir = DefaultPayloadDir
+	}
+	if opts.Stages == 0 {
+		opts.Stages = AllStages
+	}
+	return &Run{Options: opts, Problems: &diag.List{}, Tree: tree.New()}
+}
+
+// timed runs fn as the step called name and records its duration.
+func (r *Run) timed(name string, fn func() error) error {
+	start := time.Now()
+	err := fn()
+	r.Stats.addStage(name, time.Since(start))
+	return err
+}
+
+// stage runs fn as the timed step name when the stage sel is selected,
+// and checks for errors afterwards.
+func (r *Run) stage(sel Stages, name string, fn func() error) error {
+	if r.Options.Stages&sel == 0 {
+		return nil
+	}
+	return r.check(r.timed(name, fn))
+}
+
+// check turns an error of a step, and errors it reported, into the step's
+// error.
+func (r *Run) check(err error) error {
+	if err != nil {
+		r.Problems.AddError(err)
+	}
+	r.Problems.SettleStrict(!r.Options.Lenient, r.Options.AcceptStrict)
+	if r.Problems.HasErrors() {
+		return fmt.Errorf("%w: %d error(s)", ErrInput, r.Problems.ErrorCount())
+	}
+	return nil
+}
+
+// resolve resolves a path option against the base directory.
+func (r *Run) resolve(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	base := r.base
+	if base == "" {
+		base = r.Options.BaseDir
+	}
+	return filepath.Join(base, p)
+}
+
+// Discovered is the result of discovery: the API groups and versions of
+// the run, and the repository configuration (.gatedcrd.yaml).
+type Discovered struct {
+	Run *Run
+	*discovery.Result
+	Config repoconfig.Config
+}
+
+// Discover finds the API group-versions below the base directory.
+func (r *Run) Discover() (*Discovered, error) {
+	var res *discovery.Result
+	err := r.timed("discovery", func() error {
+		var probs *diag.List
+		var err error
+		res, probs, err = discovery.Discover(r.Options.BaseDir, r.Options.GroupVersions)
+		if probs != nil {
+			r.Problems.Add(probs.Items()...)
+		}
+		if res != nil {
+			// Discover found the tree; its error repeats its problems,
+			// whose strict findings check may still settle.
+			err = nil
+		}
+		return err
+	})
+	d := &Discovered{Run: r, Result: res}
+	if err == nil {
+		r.base = res.BaseDir
+		if r.Options.OnDiscovered != nil {
+			err = r.Options.OnDiscovered(d)
+		}
+	}
+	if err := r.check(err); err != nil {
+		return nil, err
+	}
+	cfg, err := repoconfig.Load(res.BaseDir)
+	if err := r.check(err); err != nil {
+		return nil, err
+	}
+	d.Config = cfg
+	return d, nil
+}
+
+// Loaded is the loaded universe: the Go packages of every discovered
+// version, loaded once for the whole run. Universe is nil when no selected
+// stage needs Go types (crd-manifest-merge alone).
+type Loaded struct {
+	*Discovered
+	Universe *goload.Universe
+	// Overlay holds the Go files this run edited before loading (absolute
+	// path to content: the compatibility lines of .gatedcrd.yaml's
+	// compatibility section); they are loaded from memory and written with
+	// the other changes.
+	Overlay map[string][]byte
+}
+
+// Load loads the Go packages of every discovered version in one
+// go/packages call, when a selected stage needs them. When .gatedcrd.yaml
+// enables compatibility lines, it first brings them up to date in the tree
+// and loads the edited files from memory.
+func (d *Discovered) Load() (*Loaded, error) {
+	r := d.Run
+	l := &Loaded{Discovered: d}
+	if r.Options.Stages&(PartialSchemas|SchemaPatch) == 0 {
+		return l, nil
+	}
+	if d.Config.Compatibility.Enabled {
+		r.timed("compatibility", func() error {
+			res, problems := compatlevel.Run(compatlevel.Input{Discovery: d.Result, Tree: r.Tree, Config: d.Config.Compatibility,
+				ConfigFile: d.Config.File, Partial: len(r.Options.GroupVersions) > 0})
+			r.Problems.Add(problems...)
+			if res != nil {
+				l.Overlay = res.Sources
+			}
+			return nil
+		})
+		if err := r.check(nil); err != nil {
+			return nil, err
+		}
+	}
+	err := r.timed("load", func() error {
+		var paths []string
+		for _, v := range d.Versions() {
+			paths = append(paths, v.ImportPath)
+		}
+		u, err := goload.LoadWithOverlay(d.BaseDir, paths, l.Overlay)
+		if err != nil {
+			return fmt.Errorf("loading Go packages: %w", err)
+		}
+		l.Universe = u
+		r.Stats.PackageLoads = u.Loads()
+		r.Stats.PackagesLoaded = u.PackageCount()
+		return nil
+	})
+	if err := r.check(err); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// Checked is a loaded universe whose markers passed strict mode.
+type Checked struct {
+	*Loaded
+}
+
+// CheckMarkers runs strict mode over the loaded packages: marker lines no
+// stage understands, misspelled arguments, unknown FeatureGate names (when
+// the payload directory can be read). With Options.Lenient the findings
+// are warnings.
+func (l *Loaded) CheckMarkers() (*Checked, error) {
+	r := l.Run
+	if l.Universe == nil {
+		return &Checked{l}, nil
+	}
+	r.timed("strict-markers", func() error {
+		in := strictmarkers.Input{Universe: l.Universe, PayloadDir: r.Options.PayloadDir}
+		if d, err := r.Payload(); err == nil {
+			for _, g := range d.Gates() {
+				in.KnownGates = append(in.KnownGates, string(g))
+			}
+		} else if r.Options.Stages&ManifestMerge == 0 {
+			// The merge stage reports an unreadable payload directory itself.
+			for _, d := range r.payloadProblems(err) {
+				d.Severity = diag.Warning
+				d.Message = "cannot check FeatureGate names in markers: " + d.Message
+				r.Problems.Add(d)
+			}
+		}
+		found := &diag.List{}
+		strictmarkers.Check(in, found)
+		found.MarkStrict()
+		r.Problems.Add(found.Items()...)
+		return nil
+	})
+	if err := r.check(nil); err != nil {
+		return nil, err
+	}
+	return &Checked{l}, nil
+}
+
+// Partials are stage 1's partial manifests: for every CRD root type, one
+// schema-less manifest per gate entry, written into the tree. Result is
+// nil when stage 1 was not selected.
+type Partials struct {
+	*Checked
+	Result *partialschemas.Result
+}
+
+// PartialManifests runs stage 1, empty-partial-schemas.
+func (c *Checked) PartialManifests() (*Partials, error) {
+	r := c.Run
+	p := &Partials{Checked: c}
+	err := r.stage(PartialSchemas, "empty-partial-schemas", func() error {
+		res, err := partialschemas.Run(partialschemas.Input{Discovery: c.Result, Universe: c.Universe, Tree: r.Tree, Problems: r.Problems, Strict: !r.Options.Lenient})
+		if err == nil {
+			p.Result = res
+			r.Stats.addPartials(res)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Schemas are the partial manifests with their schemas filled, one schema
+// per kind and gate set, in the tree. Result is nil when stage 2 was not
+// selected.
+type Schemas struct {
+	*Partials
+	Result *schemapatch.Result
+}
+
+// Schemas runs stage 2, schemapatch.
+func (p *Partials) Schemas() (*Schemas, error) {
+	r := p.Run
+	s := &Schemas{Partials: p}
+	err := r.stage(SchemaPatch, "schemapatch", func() error {
+		res, err := schemapatch.Run(schemapatch.Input{Discovery: p.Discovered.Result, Universe: p.Universe, Tree: r.Tree, Problems: r.Problems,
+			EnumFromConstants: p.Config.EnumFromConstants})
+		if err == nil {
+			s.Result = res
+			r.Stats.GateSets, r.Stats.SchemasGenerated = res.GateSets, res.Schemas
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Merged are stage 3's merged variants: the fewest CRD files describing
+// every major version × ClusterProfile × FeatureSet, in the tree. Result
+// is nil when stage 3 was not selected or nothing was discovered.
+type Merged struct {
+	*Schemas
+	Result *manifestmerge.Result
+}
+
+// Merge runs stage 3, crd-manifest-merge, with the payload directory.
+func (s *Schemas) Merge() (*Merged, error) {
+	r := s.Run
+	m := &Merged{Schemas: s}
+	if len(s.Versions()) == 0 {
+		return m, nil
+	}
+	err := r.stage(ManifestMerge, "crd-manifest-merge", func() error {
+		d, err := r.Payload()
+		if err != nil {
+			r.Problems.Add(r.payloadProblems(err)...)
+			return nil
+		}
+		res, err := manifestmerge.Run(manifestmerge.Input{Discovery: s.Discovered.Result, Tree: r.Tree, Problems: r.Problems, Payload: d})
+		if err == nil {
+			m.Result = res
+			tot := res.Totals()
+			r.Stats.Tuples, r.Stats.MergesComputed, r.Stats.MergedFiles = tot.Tuples, tot.InputSets, tot.Files
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Validated is the merged output after the checks that read it: the
+// required annotations of .gatedcrd.yaml, then the API server's own
+// validation of every merged CRD (Run.CRDValidation). Further checks of
+// the final manifests belong here too.
+type Validated struct {
+	*Merged
+}
+
+// Validate checks the merged manifests of the tree. With a loaded universe,
+// problems point at the Go declaration or marker behind them. It does
+// nothing when the merge did not run.
+func (m *Merged) Validate() (*Validated, error) {
+	r := m.Run
+	v := &Validated{Merged: m}
+	if m.Result == nil {
+		return v, nil
+	}
+	in := requiredannotations.Input{Discovery: m.Discovered.Result, Tree: r.Tree, Rule: m.Config.RequiredAnnotations}
+	if u := m.Universe; u != nil {
+		in.Syntax = func(v *discovery.Version) []*ast.File {
+			if p := u.Root(v.ImportPath); p != nil {
+				return p.Syntax
+			}
+			return nil
+		}
+		in.Position = func(n ast.Node) (string, int) {
+			p := u.Fset.Position(n.Pos())
+			return p.Filename, p.Line
+		}
+	}
+	r.Problems.Add(requiredannotations.Check(in)...)
+	if err := r.check(nil); err != nil {
+		return nil, err
+	}
+	err := r.timed("crd-validation", m.validateCRDs)
+	var kv *KubeVersionError
+	if errors.As(err, &kv) {
+		return nil, err
+	}
+	if err := r.check(err); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// Generate runs every step up to the merge: discovery, then
+// Discovered.Generate. Nothing is written before Changes.Write.
+func (r *Run) Generate() (*Changes, error) {
+	d, err := r.Discover()
+	if err != nil {
+		return nil, err
+	}
+	return d.Generate()
+}
+
+// Generate runs the steps after discovery: load, strict mode and the
+// selected stages, and returns the file changes they computed.
+func (d *Discovered) Generate() (*Changes, error) {
+	l, err := d.Load()
+	if err != nil {
+		return nil, err
+	}
+	c, err := l.CheckMarkers()
+	if err != nil {
+		return nil, err
+	}
+	p, err := c.PartialManifests()
+	if err != nil {
+		return nil, err
+	}
+	s, err := p.Schemas()
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.Merge()
+	if err != nil {
+		return nil, err
+	}
+	v, err := m.Validate()
+	if err != nil {
+		return nil, err
+	}
+	g, err := v.GateDocs()
+	if err != nil {
+		return nil, err
+	}
+	return g.Changes()
+}

@@ -1,0 +1,85 @@
+package pipeline
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+)
+
+// CRDValidation says what validating the merged manifests with the API
+// server's code did: the release validated for, the result, and how long
+// it took. Result is nil when the release is not the linked one (a
+// warning says the CRDs were not validated).
+type CRDValidation struct {
+	KubeVersion string
+	Result      *crdvalidate.Result
+	Duration    time.Duration
+}
+
+// KubeVersionError is returned when Options.KubeVersion is malformed or
+// names a release this build cannot validate for: a usage error, not bad
+// input.
+type KubeVersionError struct{ Msg string }
+
+func (e *KubeVersionError) Error() string { return "kube version: " + e.Msg }
+
+// kubeVersion returns the Kubernetes release to validate for:
+// Options.KubeVersion, else kubeVersion of the repository configuration,
+// else the linked one. explicit says whether the options chose it.
+func (m *Merged) kubeVersion() (version string, explicit bool, err error) {
+	if v := m.Run.Options.KubeVersion; v != "" {
+		kv, err := repoconfig.ParseKubeVersion(v)
+		if err != nil {
+			return "", true, &KubeVersionError{Msg: err.Error()}
+		}
+		return kv.String(), true, nil
+	}
+	if m.Config.KubeVersion.IsSet() {
+		return m.Config.KubeVersion.String(), false, nil
+	}
+	return crdvalidate.LinkedKubeVersion, false, nil
+}
+
+// validateCRDs validates every merged manifest as the targeted API server
+// would (crdvalidate). Findings are errors at the Go marker behind them.
+func (m *Merged) validateCRDs() error {
+	r := m.Run
+	version, explicit, err := m.kubeVersion()
+	if err != nil {
+		return err
+	}
+	base := m.Discovered.BaseDir
+	if version != crdvalidate.LinkedKubeVersion {
+		msg := fmt.Sprintf("validating CRDs for Kubernetes %s needs that release's API server code; this build links %s only", version, crdvalidate.LinkedKubeVersion)
+		if explicit {
+			return &KubeVersionError{Msg: msg}
+		}
+		r.Problems.Add(diag.Warningf(filepath.Join(base, repoconfig.FileName), 0, "kubeVersion", "%s; the generated CRDs were not validated", msg))
+		return nil
+	}
+	in := crdvalidate.Input{Tree: r.Tree, BaseDir: base, Problems: r.Problems, CostTop: r.Options.CELCosts}
+	if m.Universe != nil {
+		packages := map[string]string{}
+		for _, v := range m.Versions() {
+			packages[v.Group+"/"+v.Version] = v.ImportPath
+		}
+		in.Sources = crdvalidate.NewSources(m.Universe, packages)
+	}
+	committed := crdvalidate.OpenCommitted(base)
+	defer committed.Close()
+	in.Previous = committed.Read
+	for _, v := range m.Result.Versions {
+		in.Files = append(in.Files, v.Written...)
+	}
+	start := time.Now()
+	res, err := crdvalidate.Run(in)
+	if err != nil {
+		return err
+	}
+	r.CRDValidation = &CRDValidation{KubeVersion: version, Result: res, Duration: time.Since(start)}
+	return nil
+}
