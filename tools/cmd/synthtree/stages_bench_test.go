@@ -21,7 +21,7 @@ func BenchmarkStages(b *testing.B) {
 	if _, err := generate(dir, 1, 25, ""); err != nil {
 		b.Fatal(err)
 	}
-	opts := pipeline.Options{BaseDir: dir}
+	opts := pipeline.Options{BaseDir: dir, PayloadDir: pipeline.DefaultPayloadDir}
 	must := func(err error) {
 		if err != nil {
 			b.Fatal(err)

@@ -11,7 +11,7 @@ import (
 // load, strict mode, the three stages and the checks of the merged output,
 // then compares the result with the files on disk without writing.
 func Example() {
-	r := pipeline.New(pipeline.Options{BaseDir: "../../.."})
+	r := pipeline.New(pipeline.Options{BaseDir: "../../..", PayloadDir: pipeline.DefaultPayloadDir})
 	changes, err := r.Generate()
 	if err != nil {
 		fmt.Println(err)

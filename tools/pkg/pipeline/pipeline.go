@@ -46,7 +46,9 @@ type Options struct {
 	BaseDir string
 	// GroupVersions keeps only these "<group>/<version>" entries.
 	GroupVersions []string
-	// PayloadDir is the payload FeatureGate directory (DefaultPayloadDir).
+	// PayloadDir is the payload FeatureGate directory, relative to BaseDir
+	// unless absolute; usually DefaultPayloadDir ("" is BaseDir itself, as
+	// for codegen --manifest-merge:payload-manifest-path="").
 	PayloadDir string
 	// Lenient reports strict-mode findings (diag.Diagnostic.Strict) as
 	// warnings instead of errors (codegen --strict-markers=false).
@@ -99,9 +101,6 @@ type Run struct {
 func New(opts Options) *Run {
 	if opts.BaseDir == "" {
 		opts.BaseDir = "."
-	}
-	if opts.PayloadDir == "" {
-		opts.PayloadDir = DefaultPayloadDir
 	}
 	if opts.Stages == 0 {
 		opts.Stages = AllStages
