@@ -20,13 +20,9 @@ func compatibilityCommand(opts *options) *cobra.Command {
 		Short: "Write the \"Compatibility level N\" line into the doc comment of every type embedding TypeMeta (with --verify: fail naming the stale files)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			disc, probs, err := discovery.Discover(opts.baseDir, opts.groupVersions)
+			disc, cfg, err := discoverConfigured(opts, opts.groupVersions)
 			if err != nil {
-				return discoveryError(opts, disc, probs, err)
-			}
-			cfg, err := repoconfig.Load(disc.BaseDir)
-			if err != nil {
-				return inputError(opts, relativeTo(disc.BaseDir, nil, err), nil)
+				return err
 			}
 			t := tree.New()
 			res, problems := compatlevel.Run(compatlevel.Input{Discovery: disc, Tree: t, Config: cfg.Compatibility,
@@ -40,6 +36,21 @@ func compatibilityCommand(opts *options) *cobra.Command {
 			return commitOrVerify(opts, t, disc.BaseDir, len(res.Sources), nil)
 		},
 	}
+}
+
+// discoverConfigured runs discovery (keeping filter) and reads the
+// repository configuration, the start of every housekeeping command; its
+// error is the command's exit error.
+func discoverConfigured(opts *options, filter []string) (*discovery.Result, repoconfig.Config, error) {
+	disc, probs, err := discovery.Discover(opts.baseDir, filter)
+	if err != nil {
+		return nil, repoconfig.Config{}, discoveryError(opts, disc, probs, err)
+	}
+	cfg, err := repoconfig.Load(disc.BaseDir)
+	if err != nil {
+		return nil, repoconfig.Config{}, inputError(opts, relativeTo(disc.BaseDir, nil, err), nil)
+	}
+	return disc, cfg, nil
 }
 
 // discoveryError reports a failed discovery with paths relative to the

@@ -8,7 +8,6 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/payloadcrds"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
@@ -24,13 +23,9 @@ func payloadCRDsCommand(opts *options) *cobra.Command {
 			if len(opts.groupVersions) > 0 {
 				return &exitError{code: ExitUsage, msg: "error: payload-crds works on the whole tree (every generated file must be selected or excluded); drop --api-group-versions"}
 			}
-			disc, probs, err := discovery.Discover(opts.baseDir, nil)
+			disc, cfg, err := discoverConfigured(opts, nil)
 			if err != nil {
-				return discoveryError(opts, disc, probs, err)
-			}
-			cfg, err := repoconfig.Load(disc.BaseDir)
-			if err != nil {
-				return inputError(opts, relativeTo(disc.BaseDir, nil, err), nil)
+				return err
 			}
 			if !cfg.PayloadCRDs.Configured {
 				if !opts.quiet {

@@ -7,7 +7,6 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
@@ -97,19 +96,13 @@ func generatedFiles(in Input) ([]string, []diag.Diagnostic) {
 	var problems []diag.Diagnostic
 	for _, v := range in.Discovery.Versions() {
 		dir := filepath.Join(v.Dir, mergedDir)
-		entries, err := in.Tree.ReadDir(dir)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
+		paths, err := manifestmerge.OutputFiles(in.Tree, v)
 		if err != nil {
 			problems = append(problems, diag.Errorf(dir, 0, "", "cannot be read: %v", err))
 			continue
 		}
-		for _, e := range entries {
-			if e.IsDir || !strings.HasSuffix(e.Name, ".yaml") {
-				continue
-			}
-			rel, err := filepath.Rel(in.Discovery.BaseDir, filepath.Join(dir, e.Name))
+		for _, path := range paths {
+			rel, err := filepath.Rel(in.Discovery.BaseDir, path)
 			if err != nil {
 				problems = append(problems, diag.Errorf(dir, 0, "", "is not below the base directory"))
 				continue

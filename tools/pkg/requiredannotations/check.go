@@ -1,10 +1,8 @@
 package requiredannotations
 
 import (
-	"errors"
 	"fmt"
 	"go/ast"
-	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -52,21 +50,13 @@ type lack struct {
 }
 
 func checkVersion(in Input, v *discovery.Version) []diag.Diagnostic {
-	dir := filepath.Join(v.Dir, mergedDir)
-	entries, err := in.Tree.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
+	paths, err := manifestmerge.OutputFiles(in.Tree, v)
 	if err != nil {
-		return []diag.Diagnostic{diag.Errorf(dir, 0, "", "cannot be read: %v", err)}
+		return []diag.Diagnostic{diag.Errorf(filepath.Join(v.Dir, mergedDir), 0, "", "cannot be read: %v", err)}
 	}
 	var out []diag.Diagnostic
 	lacks := map[string]*lack{}
-	for _, e := range entries {
-		if e.IsDir || !strings.HasSuffix(e.Name, ".yaml") {
-			continue
-		}
-		path := filepath.Join(dir, e.Name)
+	for _, path := range paths {
 		data, err := in.Tree.ReadFile(path)
 		if err != nil {
 			out = append(out, diag.Errorf(path, 0, "", "cannot be read: %v", err))
@@ -89,7 +79,7 @@ func checkVersion(in Input, v *discovery.Version) []diag.Diagnostic {
 			if lacks[key] == nil {
 				lacks[key] = &lack{crd: name, kind: kind, annotation: a}
 			}
-			lacks[key].files = append(lacks[key].files, e.Name)
+			lacks[key].files = append(lacks[key].files, filepath.Base(path))
 		}
 	}
 	keys := make([]string, 0, len(lacks))
