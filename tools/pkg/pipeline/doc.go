@@ -5,13 +5,16 @@
 // run in order:
 //
 //	Run.Discover          → *Discovered   API groups, versions, .gatedcrd.yaml
-//	Discovered.Load       → *Loaded       one go/packages load (goload.Universe)
+//	Discovered.Load       → *Loaded       compatibility lines (compatlevel) as an in-memory
+//	                                      overlay, then one go/packages load (goload.Universe)
 //	Loaded.CheckMarkers   → *Checked      strict mode over every marker line
 //	Checked.PartialManifests → *Partials  stage 1: partial manifests per gate entry
 //	Partials.Schemas      → *Schemas      stage 2: a schema per kind and gate set
 //	Schemas.Merge         → *Merged       stage 3: merged variants per version × profile × feature set
-//	Merged.Validate       → *Validated    checks of the merged output (required annotations)
-//	Validated.Changes     → *Changes      the files to write (Changes.Write) or to verify (Changes.Stale)
+//	Merged.Validate       → *Validated    checks of the merged output: required annotations,
+//	                                      then the API server's own validation (crdvalidate)
+//	Validated.GateDocs    → *Documented   per-gate lifecycle pages (featureGateDocs)
+//	Documented.Changes    → *Changes      the files to write (Changes.Write) or to verify (Changes.Stale)
 //
 // Run.Generate runs them all. Each result embeds the previous one, so a
 // later step (or a caller) reaches everything known so far: the discovery
@@ -41,9 +44,9 @@
 //
 // # Adding a step
 //
-// A check or transformation of the merged manifests (CEL validation of the
-// merged CRDs, compatibility checks) plugs in after Merge, next to
-// Validate: it takes *Merged (whose Tree holds every merged file, whose
+// A check or transformation of the merged manifests plugs in after Merge,
+// next to Validate (as the required annotations and the CRD validation
+// do): it takes *Merged (whose Tree holds every merged file, whose
 // Universe, when loaded, holds the Go types) and reports to Run.Problems.
 // Positions of Go sources a schema came from are found through the same
 // universe: goload.Universe.Package finds a package, its syntax gives the
