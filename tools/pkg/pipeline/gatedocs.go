@@ -1,9 +1,7 @@
 package pipeline
 
 import (
-	"bytes"
 	"path/filepath"
-	"strings"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/gatelifecycle"
@@ -68,20 +66,6 @@ func (v *Validated) writeGateDocs() error {
 		return err
 	}
 	rel := v.Config.FeatureGateDocs.Directory
-	dir := filepath.Join(base, filepath.FromSlash(rel))
-	pages := gatelifecycle.Render(rel, changes, payloadDir)
-	for name, data := range pages {
-		r.Tree.WriteFile(filepath.Join(dir, name), data)
-	}
-	entries, _ := r.Tree.ReadDir(dir)
-	for _, e := range entries {
-		if e.IsDir || !strings.HasSuffix(e.Name, ".md") || pages[e.Name] != nil {
-			continue
-		}
-		p := filepath.Join(dir, e.Name)
-		if data, err := r.Tree.ReadFile(p); err == nil && bytes.HasPrefix(data, []byte(gatelifecycle.Header)) {
-			r.Tree.Remove(p)
-		}
-	}
+	gatelifecycle.Write(r.Tree, filepath.Join(base, filepath.FromSlash(rel)), gatelifecycle.Render(rel, changes, payloadDir))
 	return nil
 }
