@@ -14,9 +14,10 @@
 //     main package embedded here (program/main.go), and a copy of package
 //     server (server.Source). The program is therefore the very server of
 //     the in-process path, compiled against another version's libraries.
-//   - Build resolves the module through the module proxy, like any Go
-//     build, compiles it once and keeps it in a cache directory,
-//     $GATEDCRD_CACHE or else gatedcrd below the user's cache directory:
+//   - Build compiles it once with package kubeprogram of the root module
+//     (shared with codegen, which builds its CRD validation program the
+//     same way) and keeps it in a cache directory, $GATEDCRD_CACHE or else
+//     gatedcrd below the user's cache directory:
 //     <cache>/apiserver/<minor>-<hash>/apiserver, where the hash covers
 //     the module's files and the toolchain. Nothing is downloaded but Go
 //     modules. Builds are serialised by a lock file.

@@ -1,6 +1,6 @@
 //go:build unix
 
-package kubeversion
+package kubeprogram
 
 import (
 	"context"

@@ -1,0 +1,216 @@
+package kubeprogram
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/template"
+	"time"
+)
+
+// CacheEnv names the environment variable that overrides the cache
+// directory (default: gatedcrd below the user's cache directory, e.g.
+// ~/.cache/gatedcrd).
+const CacheEnv = "GATEDCRD_CACHE"
+
+// CacheDir returns the directory below which programs are built and kept:
+// $GATEDCRD_CACHE, or else gatedcrd in os.UserCacheDir().
+func CacheDir() (string, error) {
+	if dir := os.Getenv(CacheEnv); dir != "" {
+		return filepath.Abs(dir)
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache directory (set %s): %w", CacheEnv, err)
+	}
+	return filepath.Join(dir, "gatedcrd"), nil
+}
+
+// Program is the source of one program at one version.
+type Program struct {
+	// Name names the program: its cache directory and its file name.
+	Name string
+	// Description says what it is, for progress lines and errors, e.g.
+	// "the API server".
+	Description string
+	// Version is the Kubernetes version it is built for.
+	Version Version
+	// Files are the module's files by slash-separated path: go.mod (see
+	// GoMod), main.go and the packages it imports.
+	Files map[string][]byte
+}
+
+// BuildOptions configure Build.
+type BuildOptions struct {
+	// CacheDir is where programs are kept (default CacheDir()).
+	CacheDir string
+	// Go is the go command (default "go" from PATH).
+	Go string
+	// Progress receives a line when a program must be built, and how long
+	// it took; nil discards them.
+	Progress io.Writer
+}
+
+// Build returns the path of the program p, building it first unless the
+// cache has it. Its module is <cache>/<p.Name>/<minor>-<hash>/, where hash
+// covers the module's files and the toolchain (see Hash), and the program
+// is the file p.Name in it.
+//
+// Building resolves the module's requirements through the module proxy
+// (GOPROXY, GOFLAGS and the rest of the go environment apply) and
+// compiles it; the entry appears only once complete, so an interrupted
+// build leaves nothing that a later run would trust. Builds are
+// serialised by a lock file, across processes too: they are heavy, and a
+// second process waiting for the same version then finds it built.
+func Build(ctx context.Context, p Program, opts BuildOptions) (string, error) {
+	if opts.Go == "" {
+		opts.Go = "go"
+	}
+	if opts.CacheDir == "" {
+		dir, err := CacheDir()
+		if err != nil {
+			return "", err
+		}
+		opts.CacheDir = dir
+	}
+	toolchain, err := goEnv(ctx, opts.Go, "GOVERSION", "GOOS", "GOARCH")
+	if err != nil {
+		return "", err
+	}
+	v := p.Version
+	root := filepath.Join(opts.CacheDir, p.Name)
+	entry := filepath.Join(root, v.Minor+"-"+Hash(p.Files, toolchain))
+	program := filepath.Join(entry, p.Name)
+	if isFile(program) {
+		return program, nil
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return "", err
+	}
+	unlock, err := lockFile(ctx, filepath.Join(root, ".build.lock"))
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	if isFile(program) { // built by another process while this one waited
+		return program, nil
+	}
+	start := time.Now()
+	if opts.Progress != nil {
+		fmt.Fprintf(opts.Progress, "building %s of Kubernetes %s (k8s.io/apiextensions-apiserver %s, etcd %s) into %s; later runs reuse it\n",
+			p.Description, v.Minor, v.APIExtensions, v.Etcd, entry)
+	}
+	if err := buildEntry(ctx, opts.Go, root, entry, p.Name, p.Files); err != nil {
+		return "", fmt.Errorf("building %s of Kubernetes %s: %w", p.Description, v.Minor, err)
+	}
+	if opts.Progress != nil {
+		fmt.Fprintf(opts.Progress, "built %s of Kubernetes %s in %v\n", p.Description, v.Minor, time.Since(start).Round(time.Second))
+	}
+	return program, nil
+}
+
+// Hash identifies a program build: the module's files and the toolchain
+// (go version, GOOS, GOARCH) that compiles them. A change to a copied
+// package, to the program or to the version table yields another hash,
+// hence another cache entry.
+func Hash(files map[string][]byte, toolchain string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "toolchain %s\n", toolchain)
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		fmt.Fprintf(h, "file %s %d\n", name, len(files[name]))
+		h.Write(files[name])
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// goModTemplate pins the version's apiextensions-apiserver and etcd; the
+// go command resolves everything else from their requirements (minimal
+// version selection), as it would for any module that requires them.
+var goModTemplate = template.Must(template.New("go.mod").Parse(`module {{.Path}}
+
+go 1.23.0
+
+require (
+	go.etcd.io/etcd/server/v3 {{.Etcd}}
+	k8s.io/apiextensions-apiserver {{.APIExtensions}}
+)
+`))
+
+// GoMod returns the go.mod of a program module at modulePath for v. It
+// requires the etcd release of v even when the program does not use etcd:
+// then every program of v selects the same module versions, and shares the
+// compiled packages in the go build cache.
+func GoMod(modulePath string, v Version) []byte {
+	var b bytes.Buffer
+	_ = goModTemplate.Execute(&b, struct {
+		Path string
+		Version
+	}{modulePath, v})
+	return b.Bytes()
+}
+
+// buildEntry writes the module into a fresh directory of root, builds the
+// program there and renames the directory to entry.
+func buildEntry(ctx context.Context, goCmd, root, entry, name string, files map[string][]byte) error {
+	if err := os.RemoveAll(entry); err != nil { // an incomplete entry of an old layout
+		return err
+	}
+	tmp, err := os.MkdirTemp(root, ".build-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	for name, data := range files {
+		path := filepath.Join(tmp, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return err
+		}
+	}
+	// -mod=mod lets the go command complete go.mod and go.sum from the two
+	// pinned requirements. The flags are the go command's defaults
+	// otherwise, so the compiled Kubernetes packages come from the go build
+	// cache whenever another build has compiled the same versions.
+	if _, err := runGo(ctx, goCmd, tmp, "build", "-mod=mod", "-o", name, "."); err != nil {
+		return err
+	}
+	return os.Rename(tmp, entry)
+}
+
+// goEnv returns the values of go env variables, one per line.
+func goEnv(ctx context.Context, goCmd string, names ...string) (string, error) {
+	out, err := runGo(ctx, goCmd, "", append([]string{"env"}, names...)...)
+	return strings.TrimSpace(out), err
+}
+
+// runGo runs the go command in dir. The program module is not part of any
+// workspace, and it is built with the local toolchain: the go line of a
+// Kubernetes release never asks for a newer one than the toolchain that
+// builds this module.
+func runGo(ctx context.Context, goCmd, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, goCmd, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("%s %s: %w\n%s", goCmd, strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return stdout.String(), nil
+}
+
+func isFile(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.Mode().IsRegular()
+}

@@ -1,0 +1,46 @@
+package kubeprogram
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestGoMod(t *testing.T) {
+	v, err := Lookup("v1.32.4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(GoMod("gatedcrd.invalid/x", v))
+	for _, want := range []string{"module gatedcrd.invalid/x\n", "\tk8s.io/apiextensions-apiserver v0.32.1\n", "\tgo.etcd.io/etcd/server/v3 v3.5.16\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("go.mod lacks %q:\n%s", want, got)
+		}
+	}
+	if _, err := Lookup("1.31"); err == nil || !strings.Contains(err.Error(), "1.32, 1.33") {
+		t.Errorf("Lookup(1.31): %v", err)
+	}
+}
+
+// TestBuildNamesTheEntry: a program's cache directory and file carry its
+// name, so programs of one version do not share an entry.
+func TestBuildNamesTheEntry(t *testing.T) {
+	dir := t.TempDir()
+	goCmd := filepath.Join(dir, "go")
+	script := "#!/bin/sh\ncase \"$1\" in\nenv) printf 'go1.26.0\\nlinux\\namd64\\n' ;;\nbuild) echo program > \"$4\" ;;\nesac\n"
+	if err := os.WriteFile(goCmd, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	v, _ := Lookup("1.33")
+	cache := t.TempDir()
+	p := Program{Name: "checker", Description: "the checker", Version: v, Files: map[string][]byte{"go.mod": GoMod("gatedcrd.invalid/checker", v), "main.go": []byte("package main\n")}}
+	path, err := Build(context.Background(), p, BuildOptions{CacheDir: cache, Go: goCmd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Base(path) != "checker" || filepath.Dir(filepath.Dir(path)) != filepath.Join(cache, "checker") || !strings.HasPrefix(filepath.Base(filepath.Dir(path)), "1.33-") {
+		t.Errorf("program at %s, want <cache>/checker/1.33-<hash>/checker", path)
+	}
+}
