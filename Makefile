@@ -104,10 +104,11 @@ test-root:
 	$(GO) test ./...
 
 test-tools:
-	$(GO) -C tools test -timeout 30m ./...
+	GATEDCRD_TEST_KUBE_VERSIONS="$(TEST_KUBE_VERSIONS)" $(GO) -C tools test -timeout 30m ./...
 
-# The API server programs of these Kubernetes versions are built (once,
-# cached) and smoke-tested by make test; the linked version always runs. A
+# The API server programs and CRD validation programs of these Kubernetes
+# versions are built (once, cached) and smoke-tested by make test; the
+# linked version always runs. A
 # cold build of one version takes minutes on 2 cores, hence the long timeout.
 TEST_KUBE_VERSIONS ?= 1.32
 test-apitest:
@@ -128,7 +129,7 @@ conformance:
 ## bench: Go benchmarks of every stage, then the whole pipeline on a synthetic
 ## tree at the scale of a large API repository (see docs/performance.md)
 bench:
-	$(GO) -C tools test -run '^$$' -bench . -benchmem ./...
+	GATEDCRD_BENCH_MODULE=$(CONFORMANCE_MODULE) $(GO) -C tools test -run '^$$' -bench . -benchmem ./...
 	GATEDCRD_BENCH_MODULE=$(CONFORMANCE_MODULE) GATEDCRD_BENCH_KUBE_VERSION=$(CONFORMANCE_KUBE_VERSION) \
 		$(GO) -C apitest test -run '^$$' -bench . -benchtime 1x -timeout 30m ./cmd/apitest
 	GO=$(GO) hack/bench.sh

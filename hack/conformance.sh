@@ -8,7 +8,11 @@
 #     zz_generated.featuregated-crd-manifests.yaml, each
 #     zz_generated.crd-manifests/*.crd.yaml), run `codegen crd-manifests`,
 #     and require every file byte-identical to the original, and no other;
-#  2. verify: `codegen crd-manifests --verify` on an untouched copy;
+#  2. verify: `codegen crd-manifests --verify` on an untouched copy; its
+#     CRD validation runs at the tree's Kubernetes version (1.32, through
+#     that release's validation program) and must find nothing; the same
+#     run at 1.37 must report exactly the rejections listed in
+#     hack/conformance/crd-validation-1.37.txt (position, CRD, variants);
 #  3. strict: `codegen strict-baseline` accepts the tree's current strict
 #     findings, then a strict `codegen crd-manifests --verify` passes.
 #
@@ -122,6 +126,19 @@ fi
 # 2. --verify on the untouched copy, which it must not change.
 timed verify "$codegen" crd-manifests --base-dir "$work/original" --verify --strict-markers=false -q
 echo "conformance: --verify on the untouched tree passed"
+if [ -z "${CONFORMANCE_MODULE:-}" ]; then
+  set +e
+  timed verify-1.37 "$codegen" crd-manifests --base-dir "$work/original" --verify --strict-markers=false -q --kube-version 1.37 2>"$work/verify-1.37.out"
+  status=$?
+  set -e
+  "$root/hack/conformance/summarize-crd-validation.sh" <"$work/verify-1.37.out" >"$work/verify-1.37.summary"
+  if [ "$status" -ne 3 ] || ! diff -u "$root/hack/conformance/crd-validation-1.37.txt" "$work/verify-1.37.summary" >&2; then
+    echo "conformance: at Kubernetes 1.37, expected exit 3 with the CRD validation errors of hack/conformance/crd-validation-1.37.txt (diff above); got exit $status:" >&2
+    cat "$work/verify-1.37.out" >&2
+    exit 1
+  fi
+  echo "conformance: at Kubernetes 1.37 the CRD validation rejects what 1.37 rejects ($(wc -l <"$work/verify-1.37.summary") distinct errors)"
+fi
 
 # 3. Strict mode with a baseline of the tree's current findings.
 cp -r "$work/original" "$work/strict"
@@ -135,6 +152,7 @@ echo "| Run on $module | Wall time | Peak RSS |"
 echo "| --- | ---: | ---: |"
 echo "| regenerate $count files (\`crd-manifests --strict-markers=false\`) | $(measured regenerate) |"
 echo "| \`crd-manifests --verify --strict-markers=false\` | $(measured verify) |"
+echo "| the same at \`--kube-version 1.37\` (rejected) | $(measured verify-1.37) |"
 echo "| \`strict-baseline\` | $(measured strict-baseline) |"
 echo "| strict \`crd-manifests --verify\` with the baseline | $(measured strict-verify) |"
 echo

@@ -33,6 +33,7 @@ func run(opts *options, stages pipeline.Stages) error {
 		Stages:        stages,
 		KubeVersion:   opts.kubeVersion,
 		CELCosts:      opts.celCosts,
+		Progress:      opts.stderr,
 	})
 	d, err := r.Discover()
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate/admission"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 )
 
@@ -86,9 +87,9 @@ func shared(rep checked, path string, obj map[string]any) checked {
 		ann[k] = fmt.Sprint(val)
 	}
 	for _, e := range apivalidation.ValidateAnnotations(ann, annPath) {
-		v.Findings = append(v.Findings, Finding{Path: e.Field, Message: message(e), OnCreate: true, OnUpdate: rep.verdict.Upgrade})
+		v.Findings = append(v.Findings, Finding{Path: e.Field, Message: admission.Message(e), OnCreate: true, OnUpdate: rep.verdict.Upgrade})
 	}
-	c.verdict = v.sorted()
+	c.verdict = v.Sorted()
 	return c
 }
 

@@ -17,8 +17,14 @@
 // environment, or a cost over the per-rule limit in an unchanged schema, is
 // accepted as an upgrade and rejected on a fresh install.
 //
-// The rules are those of the linked Kubernetes release (LinkedKubeVersion):
-// its CEL libraries and its cost estimator.
+// That code lives in package admission, which only imports Kubernetes
+// libraries. The rules are those of the targeted release: its CEL
+// libraries and its cost estimator. For the linked release
+// (LinkedKubeVersion) admission runs in this process; for another one,
+// StartProgram builds (once, with package kubeprogram of the root module)
+// and runs a program made of admission's own source and a small main,
+// compiled against that release's k8s.io/apiextensions-apiserver, and Run
+// sends it every distinct manifest (Input.Server).
 //
 // # Where it points
 //

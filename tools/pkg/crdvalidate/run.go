@@ -1,6 +1,7 @@
 package crdvalidate
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate/admission"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
@@ -33,6 +35,9 @@ type Input struct {
 	Problems *diag.List
 	// CostTop > 0 asks for the CostTop most expensive rules of each CRD.
 	CostTop int
+	// Server validates for the targeted release: nil is the linked one, in
+	// this process; StartProgram returns the one of another release.
+	Server Server
 }
 
 // Result says what the stage did.
@@ -134,13 +139,18 @@ func Run(in Input) (*Result, error) {
 // and, when asked, estimates its costs. previous is its committed content,
 // or nil.
 func (in Input) check(c *checked, data, previous []byte) {
-	var err error
-	if c.verdict, err = Check(data, previous); err != nil {
-		c.err = fmt.Errorf("the API server cannot decode it: %w", err)
+	server := in.Server
+	if server == nil {
+		server = linked{}
+	}
+	out, err := server.Validate(admission.Request{Data: data, Previous: previous, Costs: in.CostTop > 0})
+	if err != nil {
+		c.err = err
 		return
 	}
-	if in.CostTop > 0 {
-		c.costs, c.total, c.err = Costs(data)
+	c.verdict, c.costs, c.total = out.Verdict, out.Costs, out.Total
+	if out.Error != "" {
+		c.err = errors.New(out.Error)
 	}
 }
 
@@ -202,11 +212,25 @@ func (in Input) describe(c checked, f Finding) *group {
 			g.where += " " + ruleIndex.ReplaceAllString(sp.keyword, "")
 		}
 		first, _, _ := strings.Cut(g.version, ",")
-		if pos, ok := in.Sources.Locate(apiGroup, first, kind, f.Path, sp.ruleText(c.obj)); ok {
+		rule := sp.ruleText(c.obj)
+		if pos, ok := in.Sources.Locate(apiGroup, first, kind, f.Path, rule); ok {
 			g.pos = pos
 		}
+		g.message += quoteHint(rule, f.Message)
 	}
 	return g
+}
+
+// quoteHint explains a CEL compile error of a rule that holds a
+// typographic quote: gofmt rewrites two apostrophes in a doc comment into
+// a right double quotation mark (and two backquotes into a left one), so a
+// rule written with an empty string in single quotes in a Go comment
+// reaches the CRD with a character CEL does not know.
+func quoteHint(rule, message string) string {
+	if !strings.ContainsAny(rule, "\u201c\u201d") || !strings.Contains(message, "compilation failed") {
+		return ""
+	}
+	return "; the rule holds a typographic quote (\u201c or \u201d): gofmt turns '' in a doc comment into \u201d, so write the empty string as \"\" (e.g. size(self) == 0 instead of self == '')"
 }
 
 // diagnostic renders the group as one error at its Go position (or at the

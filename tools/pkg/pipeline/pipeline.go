@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"io"
 	"path/filepath"
 	"time"
 
@@ -71,6 +72,9 @@ type Options struct {
 	// CELCosts lists the N most expensive CEL rules of each CRD in
 	// CRDValidation.Result.Costs (0: none).
 	CELCosts int
+	// Progress, when set, receives the lines of a long first-time setup:
+	// building the CRD validation program of a non-linked KubeVersion.
+	Progress io.Writer
 }
 
 // ErrInput is returned (wrapped) by a step that found errors in the input:

@@ -1,10 +1,11 @@
 package pipeline
 
 import (
-	"fmt"
+	"context"
 	"path/filepath"
 	"time"
 
+	"github.com/gatedcrd/gatedcrd/internal/kubeprogram"
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
@@ -12,7 +13,7 @@ import (
 
 // CRDValidation says what validating the merged manifests with the API
 // server's code did: the release validated for, the result, and how long
-// it took. Result is nil when the release is not the linked one (a
+// it took. It is not set when the configured release is not supported (a
 // warning says the CRDs were not validated).
 type CRDValidation struct {
 	KubeVersion string
@@ -21,8 +22,7 @@ type CRDValidation struct {
 }
 
 // KubeVersionError is returned when Options.KubeVersion is malformed or
-// names a release this build cannot validate for: a usage error, not bad
-// input.
+// names an unsupported release: a usage error, not bad input.
 type KubeVersionError struct{ Msg string }
 
 func (e *KubeVersionError) Error() string { return "kube version: " + e.Msg }
@@ -53,15 +53,26 @@ func (m *Merged) validateCRDs() error {
 		return err
 	}
 	base := m.Discovered.BaseDir
+	var server crdvalidate.Server
 	if version != crdvalidate.LinkedKubeVersion {
-		msg := fmt.Sprintf("validating CRDs for Kubernetes %s needs that release's API server code; this build links %s only", version, crdvalidate.LinkedKubeVersion)
-		if explicit {
-			return &KubeVersionError{Msg: msg}
+		v, err := kubeprogram.Lookup(version)
+		if err != nil {
+			if explicit {
+				return &KubeVersionError{Msg: err.Error()}
+			}
+			r.Problems.Add(diag.Warningf(filepath.Join(base, repoconfig.FileName), 0, "kubeVersion", "%v; the generated CRDs were not validated", err))
+			return nil
 		}
-		r.Problems.Add(diag.Warningf(filepath.Join(base, repoconfig.FileName), 0, "kubeVersion", "%s; the generated CRDs were not validated", msg))
-		return nil
+		// Another release's code runs as its own program, built on first
+		// use into the cache shared with the API test suites.
+		program, err := crdvalidate.StartProgram(context.Background(), v, kubeprogram.BuildOptions{Progress: r.Options.Progress})
+		if err != nil {
+			return err
+		}
+		defer program.Close()
+		server = program
 	}
-	in := crdvalidate.Input{Tree: r.Tree, BaseDir: base, Problems: r.Problems, CostTop: r.Options.CELCosts}
+	in := crdvalidate.Input{Tree: r.Tree, BaseDir: base, Problems: r.Problems, CostTop: r.Options.CELCosts, Server: server}
 	if m.Universe != nil {
 		packages := map[string]string{}
 		for _, v := range m.Versions() {

@@ -1,6 +1,7 @@
-package crdvalidate
+package admission
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -8,6 +9,7 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apimachinery/pkg/util/version"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	"k8s.io/apiserver/pkg/cel/environment"
 )
@@ -45,7 +47,7 @@ func Costs(data []byte) ([]RuleCost, uint64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	envSet := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())
+	envSet := baseEnvSet()
 	var out []RuleCost
 	var maxTotal uint64
 	walk := func(name string, root *apiextensions.JSONSchemaProps, path *field.Path) {
@@ -151,4 +153,18 @@ func sortedNames(m map[string]apiextensions.JSONSchemaProps) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// baseEnvSet is the CEL environment set the server validates CRDs with.
+// Its constructor gained and lost a strictCost argument across releases
+// (1.32 passes true, as the server does there); the type switch compiles
+// with either signature.
+func baseEnvSet() *environment.EnvSet {
+	switch f := any(environment.MustBaseEnvSet).(type) {
+	case func(*version.Version) *environment.EnvSet:
+		return f(environment.DefaultCompatibilityVersion())
+	case func(*version.Version, bool) *environment.EnvSet:
+		return f(environment.DefaultCompatibilityVersion(), true)
+	}
+	panic(fmt.Sprintf("environment.MustBaseEnvSet has an unknown signature %T", environment.MustBaseEnvSet))
 }

@@ -1,4 +1,4 @@
-package crdvalidate
+package admission
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package crdvalidate
+package admission
 
 import (
 	"fmt"
@@ -49,7 +49,7 @@ func Check(data, previous []byte) (*Verdict, error) {
 	byKey := map[string]int{}
 	add := func(errs field.ErrorList, mark func(*Finding)) {
 		for _, e := range errs {
-			msg := message(e)
+			msg := Message(e)
 			k := e.Field + "\x00" + msg
 			i, seen := byKey[k]
 			if !seen {
@@ -63,7 +63,7 @@ func Check(data, previous []byte) (*Verdict, error) {
 	if previous == nil {
 		add(s.create(crd), func(f *Finding) { f.OnCreate = true })
 		v.stableContributors(data)
-		return v.sorted(), nil
+		return v.Sorted(), nil
 	}
 	old, err := s.decode(previous)
 	if err != nil {
@@ -77,13 +77,13 @@ func Check(data, previous []byte) (*Verdict, error) {
 	add(s.create(crd), func(f *Finding) { f.OnCreate = true })
 	add(s.update(updated, old), func(f *Finding) { f.OnUpdate = true })
 	v.stableContributors(data)
-	return v.sorted(), nil
+	return v.Sorted(), nil
 }
 
-// message renders an error like the server does, but shows the rejected
+// Message renders an error like the server does, but shows the rejected
 // value only when it is a scalar: for a rule it is the whole rule struct,
 // which the source position shows better.
-func message(e *field.Error) string {
+func Message(e *field.Error) string {
 	e.Detail = strings.TrimSpace(e.Detail)
 	switch e.BadValue.(type) {
 	case string, bool, int, int32, int64, float64:
@@ -96,7 +96,8 @@ func message(e *field.Error) string {
 	return msg
 }
 
-func (v *Verdict) sorted() *Verdict {
+// Sorted orders the findings by path, keeping the order of equal paths.
+func (v *Verdict) Sorted() *Verdict {
 	sort.SliceStable(v.Findings, func(i, j int) bool { return v.Findings[i].Path < v.Findings[j].Path })
 	return v
 }
