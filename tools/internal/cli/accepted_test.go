@@ -87,3 +87,40 @@ func TestUnknownCodegenYAMLKey(t *testing.T) {
 		t.Errorf("test-suites non-strict: exit %d, want 0\n%s", code, stderr)
 	}
 }
+
+// TestUnknownGateAwareArgument: an argument a FeatureGate-aware marker does
+// not have (controller-tools, and with it the reference, reject the whole
+// package) is a strict finding; with --strict-markers=false it is a
+// warning and the marker applies with the arguments it has: the committed
+// output, generated without the extra arguments, stays up to date.
+func TestUnknownGateAwareArgument(t *testing.T) {
+	dir := exampleTree(t, true)
+	types := filepath.Join(dir, "example/v1/types_stable.go")
+	edit(t, types, `message="coolNewField cannot be removed once set"`, `message="coolNewField cannot be removed once set",severity=Warning`)
+	edit(t, types, `featureGate=Example,maxItems=3`, `since=4.18,featureGate=Example,maxItems=3`)
+	edit(t, types, `featureGate="",enum="";StableValue`+"\n", `featureGate="",enum="";StableValue,owner="team a, b"`+"\n")
+	before := testtree.Snapshot(t, dir)
+	findings := []string{
+		`example/v1/types_stable.go:42: +openshift:validation:FeatureGateAwareXValidation:featureGate=Example,rule="has(oldSelf.coolNewField) ? has(self.coolNewField) : true",message="coolNewField cannot be removed once set",severity=Warning: unknown argument "severity" of +openshift:validation:FeatureGateAwareXValidation`,
+		`example/v1/types_stable.go:77: +openshift:validation:FeatureGateAwareMaxItems:since=4.18,featureGate=Example,maxItems=3: unknown argument "since" of +openshift:validation:FeatureGateAwareMaxItems`,
+		`example/v1/types_stable.go:116: +openshift:validation:FeatureGateAwareEnum:featureGate="",enum="";StableValue,owner="team a, b": unknown argument "owner" of +openshift:validation:FeatureGateAwareEnum`,
+	}
+	code, stderr := codegen(t, "crd-manifests", "--base-dir", dir, "--verify")
+	for _, f := range findings {
+		if code != ExitInput || !strings.Contains(stderr, "error: "+f) {
+			t.Errorf("strict: exit %d, want %d and the error %q\n%s", code, ExitInput, f, stderr)
+		}
+	}
+	for _, args := range [][]string{
+		{"crd-manifests", "--base-dir", dir, "--strict-markers=false", "--verify"},
+		{"crd-manifests", "--base-dir", dir, "--strict-markers=false"},
+	} {
+		code, stderr := codegen(t, args...)
+		for _, f := range findings {
+			if code != ExitOK || !strings.Contains(stderr, "warning: "+f) {
+				t.Errorf("codegen %s: exit %d, want 0 and the warning %q\n%s", strings.Join(args[3:], " "), code, f, stderr)
+			}
+		}
+	}
+	sameFiles(t, "after the runs", before, testtree.Snapshot(t, dir))
+}

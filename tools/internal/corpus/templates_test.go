@@ -1030,6 +1030,7 @@ func nonStrictCases() []tmpl {
 	}
 	const enable = "+openshift:enable:FeatureGate"
 	const maxItems = "+openshift:validation:FeatureGateAwareMaxItems"
+	const xval = "+openshift:validation:FeatureGateAwareXValidation"
 	ts := []tmpl{
 		n("gate-name-plus", "'+' in a gate name.", "field-string", enable+"=Widget+Limits",
 			at("field-string")+": "+enable+`=Widget+Limits: gate name "Widget+Limits" is not valid: use letters, digits, '_', '.' and '-', starting with a letter or digit`),
@@ -1041,6 +1042,9 @@ func nonStrictCases() []tmpl {
 			"error: "+at("field-string")+": "+enable+"=: "+enable+" needs a value"),
 		n("maxitems-not-a-number", "maxItems=x.", "field-slice", maxItems+":featureGate=WidgetLimits,maxItems=x",
 			at("field-slice")+": "+maxItems+`:featureGate=WidgetLimits,maxItems=x: cannot parse +openshift:validation:FeatureGateAwareMaxItems: expected integer, got "x"`),
+		n("gate-aware-unknown-argument", "Without strict markers an argument a FeatureGate-aware marker does not have is a warning\nand the marker applies without it: here that leaves it without a gate.", "spec-type", xval+`:featuregate=WidgetLimits,rule="self.size >= 0"`,
+			"warning: "+at("spec-type")+": "+xval+`:featuregate=WidgetLimits,rule="self.size >= 0": unknown argument "featuregate" of `+xval,
+			"error: "+at("spec-type")+": "+xval+`:featuregate=WidgetLimits,rule="self.size >= 0": names no gate`),
 		n("quoted-gate", "Without strict markers a quoted gate is still an error.", "field-string", enable+`="WidgetLimits"`,
 			at("field-string")+": "+enable+`="WidgetLimits": gate name "WidgetLimits" is quoted: write it without quotes`),
 	}

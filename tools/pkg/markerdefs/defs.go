@@ -39,6 +39,8 @@ type GateAwareEnum struct {
 	FeatureGate         []string `marker:"featureGate,optional"`
 	RequiredFeatureGate []string `marker:"requiredFeatureGate,optional"`
 	Enum                []string `marker:"enum"`
+	// unknown are the arguments dropped by ParseMarker (see lenient.go).
+	unknown []string
 }
 
 // GateCondition implements GateAware.
@@ -58,6 +60,7 @@ type GateAwareXValidation struct {
 	Reason              string   `marker:"reason,optional"`
 	FieldPath           string   `marker:"fieldPath,optional"`
 	OptionalOldSelf     *bool    `marker:"optionalOldSelf,optional"`
+	unknown             []string
 }
 
 // GateCondition implements GateAware.
@@ -70,6 +73,7 @@ type GateAwareMaxItems struct {
 	FeatureGate         []string `marker:"featureGate,optional"`
 	RequiredFeatureGate []string `marker:"requiredFeatureGate,optional"`
 	MaxItems            int      `marker:"maxItems"`
+	unknown             []string
 }
 
 // GateCondition implements GateAware.

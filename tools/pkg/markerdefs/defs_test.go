@@ -48,6 +48,12 @@ func TestParse(t *testing.T) {
 		{"+openshift:file-pattern=operatorOrdering=01", markers.DescribesType, FilePattern{OperatorOrdering: "01"}},
 		{"+openshift:file-pattern=operatorName=etcd,operatorComponent=fencing,extra=1", markers.DescribesType,
 			FilePattern{OperatorName: "etcd", Unknown: []string{"operatorComponent", "extra"}}},
+		{`+openshift:validation:FeatureGateAwareXValidation:featureGate=A,rule="self.a, b",severity=Warning,message="m"`, markers.DescribesField,
+			GateAwareXValidation{FeatureGate: []string{"A"}, Rule: "self.a, b", Message: "m", unknown: []string{"severity"}}},
+		{`+openshift:validation:FeatureGateAwareEnum:featureGate=A,enum={x,y},owner=me`, markers.DescribesType,
+			GateAwareEnum{FeatureGate: []string{"A"}, Enum: []string{"x", "y"}, unknown: []string{"owner"}}},
+		{`+openshift:validation:FeatureGateAwareMaxItems:since=4.18,featureGate=A,maxItems=3`, markers.DescribesField,
+			GateAwareMaxItems{FeatureGate: []string{"A"}, MaxItems: 3, unknown: []string{"since"}}},
 		{"+openshift:capability=Console", markers.DescribesType, RawValue("Console")},
 		{"+openshift:compatibility-gen:level=1", markers.DescribesType, 1},
 		{"+enum", markers.DescribesType, Enum{}},
@@ -71,6 +77,7 @@ func TestParseErrors(t *testing.T) {
 		{"+openshift:file-pattern=cvoRunLevel", `expected key=value`},
 		{"+openshift:file-pattern=cvoRunLevel=1,cvoRunLevel=2", `given twice`},
 		{`+openshift:validation:FeatureGateAwareMaxItems:featureGate=A,maxItems=x`, ``},
+		// Without enumm, enum is missing: the error names the unknown argument.
 		{`+openshift:validation:FeatureGateAwareEnum:featureGate=A,enumm=x`, `unknown argument "enumm"`},
 	}
 	for _, c := range cases {

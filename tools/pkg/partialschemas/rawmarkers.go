@@ -2,53 +2,18 @@ package partialschemas
 
 import (
 	"strings"
-)
 
-// splitTopLevel splits s at every sep that is outside double quotes,
-// backquotes and braces.
-func splitTopLevel(s string, sep byte) []string {
-	var out []string
-	depth, start := 0, 0
-	inQuote, inBack, escaped := false, false, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case escaped:
-			escaped = false
-		case inQuote:
-			if c == '\\' {
-				escaped = true
-			} else if c == '"' {
-				inQuote = false
-			}
-		case inBack:
-			if c == '`' {
-				inBack = false
-			}
-		case c == '"':
-			inQuote = true
-		case c == '`':
-			inBack = true
-		case c == '{':
-			depth++
-		case c == '}':
-			depth--
-		case c == sep && depth == 0:
-			out = append(out, s[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, s[start:])
-}
+	"github.com/gatedcrd/gatedcrd/tools/pkg/markerdefs"
+)
 
 // rawListElements splits a written list value ("a;b" or "{a,b}") into its
 // elements as spelled, quotes included.
 func rawListElements(value string) []string {
 	v := strings.TrimSpace(value)
 	if strings.HasPrefix(v, "{") && strings.HasSuffix(v, "}") {
-		return trimAll(splitTopLevel(v[1:len(v)-1], ','))
+		return trimAll(markerdefs.SplitTopLevel(v[1:len(v)-1], ','))
 	}
-	return trimAll(splitTopLevel(v, ';'))
+	return trimAll(markerdefs.SplitTopLevel(v, ';'))
 }
 
 func trimAll(in []string) []string {
@@ -65,7 +30,7 @@ func rawArguments(text, name string) map[string]string {
 	rest := strings.TrimPrefix(text, "+"+name)
 	rest = strings.TrimPrefix(rest, ":")
 	out := map[string]string{}
-	for _, piece := range splitTopLevel(rest, ',') {
+	for _, piece := range markerdefs.SplitTopLevel(rest, ',') {
 		key, value, _ := strings.Cut(piece, "=")
 		key = strings.TrimSpace(key)
 		if _, dup := out[key]; !dup && key != "" {

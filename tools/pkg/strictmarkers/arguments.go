@@ -2,6 +2,7 @@ package strictmarkers
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"sigs.k8s.io/controller-tools/pkg/markers"
@@ -12,10 +13,12 @@ import (
 // argumentProblems finds what controller-tools accepts silently in a marker
 // that parsed: an argument given twice (the last value wins, so a gate of
 // featureGate=A,featureGate=B is dropped), an argument of
-// +openshift:file-pattern that no stage reads, and a FeatureGate-aware
-// marker whose rule or enum is empty.
+// +openshift:file-pattern or a FeatureGate-aware marker that no stage reads
+// (the marker parses without it), and a FeatureGate-aware marker whose rule
+// or enum is empty.
 func argumentProblems(def *markers.Definition, text string, value any) []string {
 	var out []string
+	dropper, drops := value.(markerdefs.ArgumentsDropper)
 	if !def.AnonymousField() && !selfParsing(def) {
 		seen := map[string]bool{}
 		for _, arg := range argumentNames(def, text) {
@@ -23,6 +26,20 @@ func argumentProblems(def *markers.Definition, text string, value any) []string 
 				out = append(out, fmt.Sprintf("argument %s is given twice; only the last value would count (write lists as a;b)", arg))
 			}
 			seen[arg] = true
+		}
+	}
+	if drops {
+		// controller-tools would reject the whole package; the marker
+		// applies without the argument, so strict mode says so.
+		var args []string
+		for a := range def.Fields {
+			if a != "" {
+				args = append(args, a)
+			}
+		}
+		sort.Strings(args)
+		for _, arg := range dropper.UnknownArguments() {
+			out = append(out, unknownArgument(def.Name, arg, args))
 		}
 	}
 	switch v := value.(type) {

@@ -316,7 +316,12 @@ func selfParsing(def *markers.Definition) bool {
 	type parser interface {
 		ParseMarker(name, anonymousName, rest string) error
 	}
-	return def.Output != nil && reflect.PointerTo(def.Output).Implements(reflect.TypeFor[parser]())
+	if def.Output == nil || def.Output.Implements(reflect.TypeFor[markerdefs.ArgumentsDropper]()) {
+		// The FeatureGate-aware markers parse their known arguments with
+		// controller-tools' struct grammar (markerdefs.ArgumentsDropper).
+		return false
+	}
+	return reflect.PointerTo(def.Output).Implements(reflect.TypeFor[parser]())
 }
 
 // checkGates reports gate names the payload manifests do not know.
