@@ -24,8 +24,8 @@
 //
 // # What the steps share
 //
-// A Run holds what every step shares, so that nothing is read or parsed
-// twice in one process: the diag.List all problems go to, the tree.Tree
+// A Run holds what every step shares, so that nothing is read from disk
+// or loaded twice in one process: the diag.List all problems go to, the tree.Tree
 // overlay every stage reads through and writes into (stage 2 sees stage 1's
 // files, stage 3 stage 2's, none of them on disk before Changes.Write), the
 // payload FeatureGate directory (read once by Run.Payload, for strict
@@ -36,6 +36,11 @@
 // strict mode locate markers there. Positions stay token.Pos values or
 // absolute file names inside the stages and are rendered relative to the
 // base directory in one place, Run.Relative.
+//
+// Stage 2 and the merge still take the previous stage's manifests as
+// bytes from the in-memory tree and parse them again, which keeps one code
+// path for the separate sub-commands; handing them the typed manifests of
+// partialschemas.Result is the next step.
 //
 // The on-disk files between the stages remain the contract of the
 // separate sub-commands (codegen empty-partial-schemas, schemapatch,
