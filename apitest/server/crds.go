@@ -268,14 +268,12 @@ func (s *Server) waitGone(ctx context.Context, crd *CRD) error {
 //
 // The wait: the server builds the storage of a custom resource (schema,
 // CEL rules, subresources) from its CRD when it first needs it and drops
-// it when its CRD informer sees the spec change. That informer also feeds
-// the OpenAPI v3 publisher, so once the group-version's published
-// document changes the server has seen the new spec. When the change does
-// not alter the published document (for example, only printer columns),
-// nothing observable marks the switch; such changes do not affect
-// validation, and PatchCRD returns as soon as the update is stored. The
-// document covers a whole group-version, so CRDs of one group-version
-// must not be patched concurrently.
+// it when its handler of custom resources sees the spec change, which
+// syncHandler waits for. PatchCRD also waits until the group-version's
+// published OpenAPI v3 document shows the change, when it changes that
+// document at all (printer columns, for example, do not). The document
+// covers a whole group-version, so CRDs of one group-version must not be
+// patched concurrently.
 func (s *Server) PatchCRD(ctx context.Context, name string, jsonPatch []byte) (revert func(context.Context) error, err error) {
 	before, err := s.GetCRD(ctx, name)
 	if err != nil {
@@ -342,7 +340,10 @@ func (s *Server) changeCRD(ctx context.Context, before *CRD, change func(context
 			changed = append(changed, openAPIPath(schema.GroupVersion{Group: after.Spec.Group, Version: v.Name}))
 		}
 	}
-	return s.waitOpenAPIChanged(ctx, hashes, changed)
+	if err := s.waitOpenAPIChanged(ctx, hashes, changed); err != nil {
+		return err
+	}
+	return s.syncHandler(ctx)
 }
 
 // publishedDocumentDiffers tells whether the OpenAPI v3 document the server

@@ -54,6 +54,7 @@ type Server struct {
 	dynamic    dynamic.Interface
 	crds       apiextensionsclient.Interface
 	discovery  *discovery.DiscoveryClient
+	barriers   barriers // the probe CRDs of syncHandler
 
 	etcd      *embed.Etcd
 	done      chan struct{}           // closed when the API server has returned

@@ -45,24 +45,50 @@ var (
 	patchFields      = []string{"from", "op", "path", "value"}
 )
 
-// ParseFile reads and parses one suite file (see Parse).
-func ParseFile(path string) (*Suite, error) {
+// ParseOptions select how the defects listed at ParseWith are treated.
+type ParseOptions struct {
+	// Lenient accepts them as openshift/api's own suite runner does,
+	// recording each in Suite.Warnings, instead of rejecting the file.
+	Lenient bool
+}
+
+// ParseFile reads and parses one suite file (see ParseWith).
+func ParseFile(path string, opts ParseOptions) (*Suite, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: err.Error()}
 	}
-	return Parse(path, data)
+	return ParseWith(path, data, opts)
 }
 
-// Parse parses a suite file strictly: an unknown or repeated field at any
+// Parse parses a suite file strictly: ParseWith without Lenient.
+func Parse(path string, data []byte) (*Suite, error) {
+	return ParseWith(path, data, ParseOptions{})
+}
+
+// ParseWith parses a suite file. An unknown or repeated field at any
 // level, a field of the wrong type, a missing required field (crdName,
 // tests, a test's name and initial, an update test's updated), expectations
-// that exclude each other, a malformed gate entry, object text that is not
-// an object, and a malformed initialCRDPatches operation are errors. It
-// reports every problem it finds, each as an *Error with the file and line,
-// joined in line order.
-func Parse(path string, data []byte) (*Suite, error) {
-	p := &parser{path: path}
+// that exclude each other, a test name used twice in one list, a malformed
+// gate entry, object text that is not an object, and a malformed
+// initialCRDPatches operation are errors. It reports every problem it
+// finds, each as an *Error with the file and line, joined in line order.
+//
+// With opts.Lenient, three of those defects are accepted with the meaning
+// openshift/api's own runner gives them, because suites written for that
+// runner have them (it decodes suites without checking fields, like
+// encoding/json, and runs every test of a list, whatever its name):
+//
+//   - an unknown field is ignored: a singular featureGate: leaves the
+//     suite without gate requirements, an onUpdate: next to tests: adds
+//     no test;
+//   - of a repeated field, the last one counts;
+//   - tests that share a name all run.
+//
+// Each is then recorded in Suite.Warnings, saying what it means for the
+// run.
+func ParseWith(path string, data []byte, opts ParseOptions) (*Suite, error) {
+	p := &parser{path: path, lenient: opts.Lenient}
 	decoder := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := decoder.Decode(&doc); err != nil {
@@ -91,12 +117,27 @@ func Parse(path string, data []byte) (*Suite, error) {
 	if err := p.err(); err != nil {
 		return nil, err
 	}
+	sort.SliceStable(p.warnings, func(i, j int) bool { return p.warnings[i].Line < p.warnings[j].Line })
+	s.Warnings = p.warnings
 	return s, nil
 }
 
 type parser struct {
-	path string
-	errs []*Error
+	path     string
+	lenient  bool
+	errs     []*Error
+	warnings []*Error
+}
+
+// defect reports a problem that lenient parsing accepts: an error, or when
+// lenient, a warning that adds what accepting it means.
+func (p *parser) defect(line int, meaning string, format string, args ...any) {
+	if !p.lenient {
+		p.errorf(line, format, args...)
+		return
+	}
+	msg := fmt.Sprintf(format, args...) + "; " + meaning + " (strict parsing rejects this)"
+	p.warnings = append(p.warnings, &Error{File: p.path, Line: line, Msg: msg})
 }
 
 func (p *parser) errorf(line int, format string, args ...any) {
@@ -148,13 +189,16 @@ func (p *parser) fields(n *yaml.Node, where string, known []string) map[string]f
 			continue
 		}
 		if !slices.Contains(known, key.Value) {
-			p.errorf(key.Line, "unknown field %q in %s%s (known fields: %s)",
+			p.defect(key.Line, ignoredMeaning(key.Value, where, value), "unknown field %q in %s%s (known fields: %s)",
 				key.Value, where, suggest(key.Value, known), strings.Join(known, ", "))
 			continue
 		}
 		if first, dup := out[key.Value]; dup {
-			p.errorf(key.Line, "field %q of %s is repeated (first on line %d)", key.Value, where, first.key.Line)
-			continue
+			p.defect(key.Line, fmt.Sprintf("this one counts, the one on line %d is ignored%s", first.key.Line, lostTests(first.value)),
+				"field %q of %s is repeated (first on line %d)", key.Value, where, first.key.Line)
+			if !p.lenient {
+				continue
+			}
 		}
 		out[key.Value] = field{key: key, value: value}
 	}
@@ -321,7 +365,7 @@ func (p *parser) testName(fields map[string]field, where string, line int, names
 		return ""
 	}
 	if first, dup := names[name]; dup {
-		p.errorf(at, "%s: test name %q is used twice (first on line %d)", where, name, first)
+		p.defect(at, "both run", "%s: test name %q is used twice (first on line %d)", where, name, first)
 	} else {
 		names[name] = at
 	}
@@ -458,6 +502,30 @@ func (p *parser) patch(n *yaml.Node) (PatchOperation, bool) {
 		p.errorf(n.Line, "initialCRDPatches: op %s needs a from path", op.Op)
 	}
 	return op, len(p.errs) == before
+}
+
+// ignoredMeaning says what ignoring an unknown field of a mapping means
+// for the run.
+func ignoredMeaning(name, where string, value *yaml.Node) string {
+	switch {
+	case where == "the suite" && name == "featureGate":
+		return "ignored, so the suite has no gate requirements and runs against every CRD file of its crdName"
+	case where == "the suite" && slices.Contains(testsFields, name):
+		return "ignored" + lostTests(value) + " (" + name + " belongs under tests:)"
+	}
+	return "ignored"
+}
+
+// lostTests says how many tests an ignored field held, if it is a list of
+// tests.
+func lostTests(value *yaml.Node) string {
+	if value.Kind != yaml.SequenceNode {
+		return ""
+	}
+	if n := len(value.Content); n != 1 {
+		return fmt.Sprintf(", so its %d tests do not run", n)
+	}
+	return ", so its test does not run"
 }
 
 // nodeJSON converts a YAML value to JSON.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -347,12 +348,86 @@ func TestParseFileNamesTheFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Replace(validSuite, "featureGates:", "featureGate:", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := ParseFile(path)
+	_, err := ParseFile(path, ParseOptions{})
 	if err == nil || !strings.HasPrefix(err.Error(), path+":4: ") {
 		t.Errorf("error %v, want one starting with %s:4:", err, path)
 	}
-	if _, err := ParseFile(path + ".missing"); err == nil || !strings.Contains(err.Error(), "Fancy.yaml.missing") {
+	if _, err := ParseFile(path+".missing", ParseOptions{Lenient: true}); err == nil || !strings.Contains(err.Error(), "Fancy.yaml.missing") {
 		t.Errorf("error %v for a missing file", err)
+	}
+}
+
+// TestParseLenient checks that lenient parsing gives the defects of
+// suites written for openshift/api's runner that runner's meaning, with a
+// warning naming the line and the consequence, while strict parsing
+// rejects the same text; and that other problems stay errors.
+func TestParseLenient(t *testing.T) {
+	const text = `name: Widgets
+crdName: widgets.suite.gatedcrd.example
+featureGate:
+- Fancy
+tests:
+  onCreate:
+  - name: dropped
+    initial: 'kind: Widget'
+  onCreate:
+  - name: same
+    initial: 'kind: Widget'
+  - name: same
+    initial: |
+      kind: Widget
+      spec: {size: 2}
+    expectedError: size
+onUpdate:
+- name: ignored
+  initial: 'kind: Widget'
+  updated: 'kind: Widget'
+`
+	s, err := ParseWith("s.yaml", []byte(text), ParseOptions{Lenient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.FeatureGates) != 0 || len(s.OnUpdate) != 0 {
+		t.Errorf("featureGates %v and %d onUpdate tests, want none: ignored fields add nothing", s.FeatureGates, len(s.OnUpdate))
+	}
+	if len(s.OnCreate) != 2 || s.OnCreate[0].Name != "same" || s.OnCreate[1].ExpectedError != "size" {
+		t.Errorf("onCreate tests %+v, want both tests of the last list", s.OnCreate)
+	}
+	want := []string{
+		`s.yaml:3: unknown field "featureGate" in the suite; did you mean "featureGates"? (known fields: apiVersion, crdName, featureGates, name, tests, version); ignored, so the suite has no gate requirements and runs against every CRD file of its crdName (strict parsing rejects this)`,
+		`s.yaml:9: field "onCreate" of tests is repeated (first on line 6); this one counts, the one on line 6 is ignored, so its test does not run (strict parsing rejects this)`,
+		`s.yaml:12: onCreate test: test name "same" is used twice (first on line 10); both run (strict parsing rejects this)`,
+		`s.yaml:17: unknown field "onUpdate" in the suite (known fields: apiVersion, crdName, featureGates, name, tests, version); ignored, so its test does not run (onUpdate belongs under tests:) (strict parsing rejects this)`,
+	}
+	var got []string
+	for _, w := range s.Warnings {
+		got = append(got, w.Error())
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	_, err = Parse("s.yaml", []byte(text))
+	if err == nil {
+		t.Fatal("strict parsing accepted the defects")
+	}
+	// Strict parsing skips the repeated list, so it does not get to the
+	// repeated name in it (the table of TestParseErrors has one).
+	for _, w := range slices.Delete(slices.Clone(want), 2, 3) {
+		strict, _, _ := strings.Cut(w, "; ignored")
+		strict, _, _ = strings.Cut(strict, "; this one counts")
+		if !strings.Contains(err.Error(), strict) {
+			t.Errorf("strict error\n%v\ndoes not contain\n%s", err, strict)
+		}
+	}
+	if strings.Contains(err.Error(), "strict parsing rejects this") {
+		t.Errorf("strict error %v speaks of leniency", err)
+	}
+
+	// Problems the other runner rejects as well stay errors.
+	if _, err := ParseWith("s.yaml", []byte("crdName: a.b\ntests:\n  onCreate:\n  - name: x\n"), ParseOptions{Lenient: true}); err == nil ||
+		!strings.Contains(err.Error(), `s.yaml:4: onCreate test "x": missing required field "initial"`) {
+		t.Errorf("lenient parsing of a test without initial: %v", err)
 	}
 }
 

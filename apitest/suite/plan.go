@@ -57,6 +57,9 @@ type Plan struct {
 	// batches and each batch holds at most one variant per name. There
 	// are as many batches as the largest number of variants of one name.
 	Batches [][]*Variant
+	// Warnings are the defects of the suite files that lenient parsing
+	// accepted (see ParseWith), file by file.
+	Warnings []*Error
 }
 
 // Suites returns the number of (suite, variant) pairs in the plan.
@@ -89,7 +92,7 @@ func (p *Plan) Tests() int {
 // without the batches left empty. Tests within a kept suite are filtered
 // when they run.
 func (p *Plan) Filter(keep func(fullTestName string) bool) *Plan {
-	out := &Plan{}
+	out := &Plan{Warnings: p.Warnings}
 	for _, batch := range p.Batches {
 		var kept []*Variant
 		for _, v := range batch {
@@ -127,13 +130,16 @@ func (v *Variant) hasTest(s *Suite, keep func(string) bool) bool {
 	return false
 }
 
-// Prepare discovers the suites below baseDir, parses them, reads the CRD
-// files of their version directories and the payload FeatureGate
-// manifests of payloadDir, matches them and plans the run. It returns the
-// plan of every suite that could be prepared and, joined, the problem of
-// every suite that could not (each naming its file and line), so that one
-// broken suite does not keep the others from running.
-func Prepare(baseDir, payloadDir string) (*Plan, error) {
+// Prepare discovers the suites below opts.BaseDir, parses them (leniently
+// unless opts.Strict, see ParseWith), reads the CRD files of their version
+// directories and the payload FeatureGate manifests of opts.PayloadDir,
+// matches them and plans the run. It returns the plan of every suite that
+// could be prepared and, joined, the problem of every suite that could not
+// (each naming its file and line), so that one broken suite does not keep
+// the others from running. The plan lists the defects lenient parsing
+// accepted in Warnings.
+func Prepare(opts Options) (*Plan, error) {
+	baseDir, payloadDir := opts.BaseDir, opts.PayloadDir
 	if payloadDir == "" {
 		return nil, errors.New("no payload FeatureGate directory given")
 	}
@@ -150,13 +156,15 @@ func Prepare(baseDir, payloadDir string) (*Plan, error) {
 	}
 	var errs []error
 	var suites []*Suite
+	var warnings []*Error
 	for _, path := range paths {
-		s, err := ParseFile(path)
+		s, err := ParseFile(path, ParseOptions{Lenient: !opts.Strict})
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		suites = append(suites, s)
+		warnings = append(warnings, s.Warnings...)
 	}
 	crdDirs := map[string][]*CRDFile{}
 	crdDirErrs := map[string]error{}
@@ -196,6 +204,7 @@ func Prepare(baseDir, payloadDir string) (*Plan, error) {
 	if err != nil {
 		errs = append(errs, err)
 	}
+	plan.Warnings = warnings
 	return plan, errors.Join(errs...)
 }
 

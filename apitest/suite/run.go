@@ -35,6 +35,14 @@ type Options struct {
 	// publishes one OpenAPI document per group-version, which is how a
 	// CRD patch is seen to have taken effect (see server.PatchCRD).
 	Parallel int
+	// Strict rejects suite files with the defects that openshift/api's
+	// own runner accepts, instead of running them as that runner does
+	// (see ParseWith).
+	Strict bool
+	// Skip, when set, is asked about every test before it runs: a
+	// non-empty reason skips the test, reported as skipped with that
+	// reason. kind is OnCreate or OnUpdate.
+	Skip func(s *Suite, kind, test string) (reason string)
 	// Filter, when set, selects the tests to run by their full name
 	// (see Variant.FullTestName); variants left without a test are not
 	// installed.
@@ -60,6 +68,8 @@ type Reporter interface {
 	Helper()
 	Errorf(format string, args ...any)
 	Logf(format string, args ...any)
+	// Skipf marks the test skipped; the runner returns right after it.
+	Skipf(format string, args ...any)
 	Run(name string, f func(Reporter)) bool
 	Context() context.Context
 }
@@ -73,9 +83,14 @@ func (r testingReporter) Run(name string, f func(Reporter)) bool {
 // RunWith is Run reporting to r.
 func RunWith(r Reporter, opts Options) {
 	r.Helper()
-	plan, err := Prepare(opts.BaseDir, opts.PayloadDir)
+	plan, err := Prepare(opts)
 	for _, e := range Flatten(err) {
 		r.Errorf("%v", e)
+	}
+	if plan != nil {
+		for _, w := range plan.Warnings {
+			r.Logf("warning: %v", w)
+		}
 	}
 	RunPlan(r, plan, opts)
 }
@@ -154,8 +169,7 @@ func runBatch(r Reporter, srv *server.Server, batch []*Variant, opts Options) bo
 							r.Errorf("%s: installing %s (version %s): %v", s.Path, v.File.Path, v.Version, err)
 							return
 						}
-						x := &executor{srv: srv, variant: v, suite: s, timeout: timeout, filter: opts.Filter,
-							objects: srv.Objects(server.Resource(v.CRD, v.Version), namespace(v.CRD))}
+						x := &executor{srv: srv, variant: v, suite: s, timeout: timeout, filter: opts.Filter, skip: opts.Skip}
 						x.run(r)
 					})
 				}
@@ -203,11 +217,19 @@ func install(ctx context.Context, srv *server.Server, batch []*Variant) (map[*Va
 	return errs, installed
 }
 
-func namespace(crd *server.CRD) string {
-	if crd.Spec.Scope == apiextensionsv1.NamespaceScoped {
-		return server.DefaultNamespace
+// namespace returns the namespace a test's object of a variant is
+// created in: the one its initial object names, as the suites of API
+// repositories expect (their expected objects repeat it), else
+// server.DefaultNamespace; none for a cluster-scoped resource. The server
+// needs no Namespace object for it (see package server).
+func namespace(crd *server.CRD, initial *unstructured.Unstructured) string {
+	if crd.Spec.Scope != apiextensionsv1.NamespaceScoped {
+		return ""
 	}
-	return ""
+	if ns := initial.GetNamespace(); ns != "" {
+		return ns
+	}
+	return server.DefaultNamespace
 }
 
 // byGroupVersion splits a batch into its group-versions, keeping the
@@ -233,26 +255,47 @@ type executor struct {
 	srv     *server.Server
 	variant *Variant
 	suite   *Suite
-	objects *server.Objects
 	timeout time.Duration
 	filter  func(string) bool // nil runs every test
+	skip    func(s *Suite, kind, test string) string
 }
 
 func (x *executor) run(r Reporter) {
 	if tests := selected(x, OnCreate, x.suite.OnCreate, func(t CreateTest) string { return t.Name }); len(tests) > 0 {
 		r.Run(OnCreate, func(r Reporter) {
 			for _, t := range tests {
-				r.Run(t.Name, func(r Reporter) { x.create(r, t) })
+				r.Run(t.Name, func(r Reporter) {
+					if !x.skipped(r, OnCreate, t.Name) {
+						x.create(r, t)
+					}
+				})
 			}
 		})
 	}
 	if tests := selected(x, OnUpdate, x.suite.OnUpdate, func(t UpdateTest) string { return t.Name }); len(tests) > 0 {
 		r.Run(OnUpdate, func(r Reporter) {
 			for _, t := range tests {
-				r.Run(t.Name, func(r Reporter) { x.update(r, t) })
+				r.Run(t.Name, func(r Reporter) {
+					if !x.skipped(r, OnUpdate, t.Name) {
+						x.update(r, t)
+					}
+				})
 			}
 		})
 	}
+}
+
+// skipped skips the test when Options.Skip gives a reason, and says
+// whether it did.
+func (x *executor) skipped(r Reporter, kind, test string) bool {
+	if x.skip == nil {
+		return false
+	}
+	reason := x.skip(x.suite, kind, test)
+	if reason != "" {
+		r.Skipf("%s", reason)
+	}
+	return reason != ""
 }
 
 // selected returns the tests of one kind that the executor's filter
@@ -292,9 +335,10 @@ func (x *executor) create(r Reporter, t CreateTest) {
 	fail := failure{r: r, x: x, kind: OnCreate, name: t.Name}
 	ctx, cancel := x.context(r)
 	defer cancel()
-	created, err := x.objects.Create(ctx, t.Initial.Object.DeepCopy())
+	objects := x.objects(t.Initial)
+	created, err := objects.Create(ctx, t.Initial.Object.DeepCopy())
 	if err == nil {
-		defer x.remove(r, created)
+		defer x.remove(r, objects, created)
 	}
 	if t.ExpectedError != "" {
 		checkError(fail, t.Line, "the create", err, t.ExpectedError, created)
@@ -305,7 +349,7 @@ func (x *executor) create(r Reporter, t CreateTest) {
 		return
 	}
 	if t.Expected != nil {
-		x.compare(ctx, fail, created.GetName(), t.Expected)
+		x.compare(ctx, fail, objects, created.GetName(), t.Expected)
 	}
 }
 
@@ -336,14 +380,15 @@ func (x *executor) update(r Reporter, t UpdateTest) {
 			}
 		}()
 	}
-	obj, err := x.objects.Create(ctx, t.Initial.Object.DeepCopy())
+	objects := x.objects(t.Initial)
+	obj, err := objects.Create(ctx, t.Initial.Object.DeepCopy())
 	if err != nil {
 		fail.at(t.Initial.Line, "creating the initial object: %v", err)
 		return
 	}
-	defer x.remove(r, obj)
+	defer x.remove(r, objects, obj)
 	if t.Initial.hasStatus() && x.hasStatusSubresource() {
-		obj, err = x.objects.UpdateStatus(ctx, withStatusOf(obj, t.Initial.Object))
+		obj, err = objects.UpdateStatus(ctx, withStatusOf(obj, t.Initial.Object))
 		if err != nil {
 			fail.at(t.Initial.Line, "setting the status of the initial object: %v", err)
 			return
@@ -360,7 +405,7 @@ func (x *executor) update(r Reporter, t UpdateTest) {
 	updated := t.Updated.Object.DeepCopy()
 	updated.SetName(obj.GetName())
 	updated.SetResourceVersion(obj.GetResourceVersion())
-	stored, err := x.objects.Update(ctx, updated)
+	stored, err := objects.Update(ctx, updated)
 	if t.ExpectedError != "" {
 		checkError(fail, t.Line, "the update", err, t.ExpectedError, stored)
 		return
@@ -371,7 +416,7 @@ func (x *executor) update(r Reporter, t UpdateTest) {
 	}
 	switch {
 	case t.Updated.hasStatus() && x.hasStatusSubresource():
-		stored, err = x.objects.UpdateStatus(ctx, withStatusOf(stored, t.Updated.Object))
+		stored, err = objects.UpdateStatus(ctx, withStatusOf(stored, t.Updated.Object))
 		if t.ExpectedStatusError != "" {
 			checkError(fail, t.Line, "the status update", err, t.ExpectedStatusError, stored)
 			return
@@ -386,7 +431,7 @@ func (x *executor) update(r Reporter, t UpdateTest) {
 		return
 	}
 	if t.Expected != nil {
-		x.compare(ctx, fail, obj.GetName(), t.Expected)
+		x.compare(ctx, fail, objects, obj.GetName(), t.Expected)
 	}
 }
 
@@ -410,8 +455,8 @@ func checkError(fail failure, line int, operation string, err error, want string
 }
 
 // compare reads the persisted object and compares it with expected.
-func (x *executor) compare(ctx context.Context, fail failure, name string, expected *Object) {
-	persisted, err := x.objects.Get(ctx, name)
+func (x *executor) compare(ctx context.Context, fail failure, objects *server.Objects, name string, expected *Object) {
+	persisted, err := objects.Get(ctx, name)
 	if err != nil {
 		fail.at(expected.Line, "reading the persisted object: %v", err)
 		return
@@ -419,6 +464,12 @@ func (x *executor) compare(ctx context.Context, fail failure, name string, expec
 	if diff := Compare(expected.Object.Object, persisted.Object); diff != "" {
 		fail.at(expected.Line, "the persisted object differs from expected:\n%s", indent(diff))
 	}
+}
+
+// objects returns the objects of the variant's resource in the namespace
+// of a test whose initial object is initial.
+func (x *executor) objects(initial Object) *server.Objects {
+	return x.srv.Objects(server.Resource(x.variant.CRD, x.variant.Version), namespace(x.variant.CRD, initial.Object))
 }
 
 func (x *executor) hasStatusSubresource() bool {
@@ -434,13 +485,13 @@ func (x *executor) hasStatusSubresource() bool {
 // object a fixed name does not collide with the next one. The CRD's
 // removal after the batch would delete it anyway, so failures are only
 // logged.
-func (x *executor) remove(r Reporter, obj *unstructured.Unstructured) {
+func (x *executor) remove(r Reporter, objects *server.Objects, obj *unstructured.Unstructured) {
 	if obj == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), x.timeout)
 	defer cancel()
-	if err := x.objects.Delete(ctx, obj.GetName()); err != nil && !apierrors.IsNotFound(err) {
+	if err := objects.Delete(ctx, obj.GetName()); err != nil && !apierrors.IsNotFound(err) {
 		r.Logf("deleting %s after the test: %v", obj.GetName(), err)
 	}
 }

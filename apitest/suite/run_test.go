@@ -26,9 +26,10 @@ type fakeReporter struct {
 }
 
 type record struct {
-	mu     sync.Mutex
-	tests  []string   // every subtest, by full name, in the order run
-	errors []reported // every error, in the order reported
+	mu      sync.Mutex
+	tests   []string   // every subtest, by full name, in the order run
+	errors  []reported // every error, in the order reported
+	skipped []reported // every skipped test and the reason
 }
 
 type reported struct {
@@ -51,6 +52,12 @@ func (r *fakeReporter) Errorf(format string, args ...any) {
 }
 
 func (r *fakeReporter) Logf(string, ...any) {}
+
+func (r *fakeReporter) Skipf(format string, args ...any) {
+	r.rec.mu.Lock()
+	defer r.rec.mu.Unlock()
+	r.rec.skipped = append(r.rec.skipped, reported{test: r.name, msg: fmt.Sprintf(format, args...)})
+}
 
 func (r *fakeReporter) Run(name string, f func(Reporter)) bool {
 	child := &fakeReporter{name: r.name + "/" + name, ctx: r.ctx, parent: r, rec: r.rec}
@@ -133,7 +140,7 @@ func TestPrepareReportsBrokenSuitesAndKeepsTheOthers(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("crdName: widgets.suite.gatedcrd.example\nfeatureGate:\n- Fancy\ntests:\n  onCreate:\n  - name: x\n    initial: 'kind: Widget'\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	plan, err := Prepare(base, payloadDir)
+	plan, err := Prepare(Options{BaseDir: base, PayloadDir: payloadDir, Strict: true})
 	if err == nil || !strings.Contains(err.Error(), bad+`:2: unknown field "featureGate" in the suite; did you mean "featureGates"?`) {
 		t.Errorf("error %v, want one naming %s:2 and the unknown field", err, bad)
 	}
@@ -157,17 +164,17 @@ func TestPrepareReportsBrokenSuitesAndKeepsTheOthers(t *testing.T) {
 }
 
 func TestPrepareErrors(t *testing.T) {
-	if _, err := Prepare("testdata/run", ""); err == nil {
+	if _, err := Prepare(Options{BaseDir: "testdata/run"}); err == nil {
 		t.Errorf("no error without a payload directory")
 	}
-	if _, err := Prepare("testdata/payload", payloadDir); err == nil || !strings.Contains(err.Error(), "no suite below testdata/payload") {
+	if _, err := Prepare(Options{BaseDir: "testdata/payload", PayloadDir: payloadDir}); err == nil || !strings.Contains(err.Error(), "no suite below testdata/payload") {
 		t.Errorf("error %v, want one saying no suite was found", err)
 	}
 	base := copyTree(t, "testdata/run")
 	if err := os.Remove(filepath.Join(base, "v1/zz_generated.crd-manifests/widgets-TechPreviewNoUpgrade.crd.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	plan, err := Prepare(base, payloadDir)
+	plan, err := Prepare(Options{BaseDir: base, PayloadDir: payloadDir})
 	wantErr := filepath.Join(base, widgetsDir, "Fancy.yaml") + ":3: the suite (featureGates Fancy) runs against none of the 1 CRD files"
 	if err == nil || !strings.Contains(err.Error(), wantErr) {
 		t.Errorf("error %v, want one containing %q", err, wantErr)
@@ -211,7 +218,13 @@ func TestRun(t *testing.T) {
 	}
 
 	r := newFakeReporter(t)
-	RunWith(r, Options{BaseDir: base, PayloadDir: payloadDir, Server: srv})
+	skip := func(s *Suite, kind, test string) string {
+		if s.Name == "Widgets" && kind == OnCreate && test == "Should reject a size above 10" {
+			return "skipped by the test"
+		}
+		return ""
+	}
+	RunWith(r, Options{BaseDir: base, PayloadDir: payloadDir, Server: srv, Skip: skip})
 
 	group := func(featureSet, gates, name string) string {
 		return fmt.Sprintf(`Run/[suite.gatedcrd.example/v1, Resource=widgets][ClusterProfiles=SelfManagedHA][FeatureSet=%q][FeatureGate=%s][File=widgets-%s.crd.yaml] %s`,
@@ -236,6 +249,15 @@ func TestRun(t *testing.T) {
 	}
 	if want := group("Default", "", "Widgets") + "/onUpdate/Should set the status through the status subresource"; !slices.Contains(r.rec.tests, want) {
 		t.Errorf("no test %q among\n%s", want, strings.Join(r.rec.tests, "\n"))
+	}
+
+	wantSkipped := []reported{
+		{group("Default", "", "Widgets") + "/onCreate/Should reject a size above 10", "skipped by the test"},
+		{group("TechPreviewNoUpgrade", "", "Widgets") + "/onCreate/Should reject a size above 10", "skipped by the test"},
+	}
+	slices.SortFunc(r.rec.skipped, func(a, b reported) int { return strings.Compare(a.test, b.test) })
+	if !slices.Equal(r.rec.skipped, wantSkipped) {
+		t.Errorf("skipped %v, want %v", r.rec.skipped, wantSkipped)
 	}
 
 	type failure struct {

@@ -27,6 +27,9 @@ type Suite struct {
 	VersionLine int
 	OnCreate    []CreateTest
 	OnUpdate    []UpdateTest
+	// Warnings are the defects that lenient parsing accepted (see
+	// ParseWith), in line order.
+	Warnings []*Error
 }
 
 // GateRequirement is one entry of featureGates: "Gate" requires the gate

@@ -32,4 +32,14 @@
 // "N passed, M failed", counting tests. The exit status is 0 when every
 // test passed, 1 when some failed or nothing ran, 2 for a wrong command
 // line. --junit also writes the results as JUnit XML.
+//
+// # Defects and skips
+//
+// Suite files with the defects openshift/api's own runner accepts
+// (unknown or repeated fields, repeated test names) run as that runner
+// runs them, with a "warning:" line each; --strict rejects them instead.
+// --skip names a YAML list of tests that cannot pass on some Kubernetes
+// versions, each entry with its suite file, tests, versions and reason
+// (see skipEntry); those tests are reported as skipped, and an entry that
+// names no test of the run is a failure.
 package main

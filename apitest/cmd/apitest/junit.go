@@ -17,6 +17,7 @@ type junitSuites struct {
 	Name     string       `xml:"name,attr"`
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
+	Skipped  int          `xml:"skipped,attr"`
 	Time     string       `xml:"time,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 }
@@ -25,6 +26,7 @@ type junitSuite struct {
 	Name     string      `xml:"name,attr"`
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
+	Skipped  int         `xml:"skipped,attr"`
 	Time     string      `xml:"time,attr"`
 	Cases    []junitCase `xml:"testcase"`
 }
@@ -34,12 +36,17 @@ type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
 }
 
 type junitFailure struct {
 	Message string `xml:"message,attr"`
 	Text    string `xml:",chardata"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
 }
 
 // problemsSuite names the testsuite that holds the suites that could not
@@ -50,7 +57,7 @@ const problemsSuite = "suite problems"
 func (r *report) writeJUnit(path string, elapsed time.Duration) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	doc := junitSuites{Name: "apitest", Tests: r.passed + r.failed, Failures: r.failed, Time: seconds(elapsed)}
+	doc := junitSuites{Name: "apitest", Tests: r.passed + r.failed + r.skipped, Failures: r.failed, Skipped: r.skipped, Time: seconds(elapsed)}
 	if len(r.problems) > 0 {
 		s := junitSuite{Name: problemsSuite, Tests: len(r.problems), Failures: len(r.problems), Time: seconds(0)}
 		for i, p := range r.problems {
@@ -64,13 +71,20 @@ func (r *report) writeJUnit(path string, elapsed time.Duration) error {
 			s.Cases = append(s.Cases, junitCase{Name: "install", Classname: g.name, Time: seconds(g.duration), Failure: failure(g.errors)})
 		}
 		for _, t := range g.tests {
-			s.Cases = append(s.Cases, junitCase{Name: t.name, Classname: g.name, Time: seconds(t.duration),
-				Failure: failure(t.errors), SystemOut: strings.Join(t.logs, "\n")})
+			c := junitCase{Name: t.name, Classname: g.name, Time: seconds(t.duration),
+				Failure: failure(t.errors), SystemOut: strings.Join(t.logs, "\n")}
+			if t.skipped != "" {
+				c.Skipped = &junitSkipped{Message: t.skipped}
+			}
+			s.Cases = append(s.Cases, c)
 		}
 		s.Tests = len(s.Cases)
 		for _, c := range s.Cases {
-			if c.Failure != nil {
+			switch {
+			case c.Failure != nil:
 				s.Failures++
+			case c.Skipped != nil:
+				s.Skipped++
 			}
 		}
 		doc.Suites = append(doc.Suites, s)

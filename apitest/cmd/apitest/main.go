@@ -15,6 +15,7 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/apitest/kubeversion"
 	"github.com/gatedcrd/gatedcrd/apitest/suite"
+	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 )
 
 func main() {
@@ -34,6 +35,8 @@ type config struct {
 	junit      string
 	parallel   int
 	verbose    bool
+	strict     bool
+	skip       *skipList // nil without --skip
 }
 
 // Exit statuses: everything passed, some test failed (or could not run),
@@ -58,8 +61,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		cfg.baseDir, cfg.version.Minor, cfg.versionBy, cfg.version.APIExtensions)
 	rep, root := newReport(ctx, stdout, cfg.verbose)
 
-	plan, err := suite.Prepare(cfg.baseDir, cfg.payloadDir)
+	plan, err := suite.Prepare(suite.Options{BaseDir: cfg.baseDir, PayloadDir: cfg.payloadDir, Strict: cfg.strict})
 	for _, e := range suite.Flatten(err) {
+		root.Errorf("%v", e)
+	}
+	if plan != nil {
+		for _, w := range plan.Warnings {
+			fmt.Fprintf(stdout, "warning: %s\n", indentTail(w.Error()))
+		}
+	}
+	for _, e := range cfg.skip.stale(cfg.baseDir, plan) {
 		root.Errorf("%v", e)
 	}
 	if plan != nil && cfg.filter != nil {
@@ -77,8 +88,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			root.Errorf("writing the JUnit file: %v", err)
 		}
 	}
-	passed, failed := rep.summary()
+	passed, failed, skipped := rep.summary()
 	fmt.Fprintf(stdout, "apitest: finished in %v; peak RSS %s\n", elapsed.Round(time.Millisecond), peakMemory())
+	if skipped > 0 {
+		fmt.Fprintf(stdout, "apitest: %d tests skipped by %s\n", skipped, cfg.skip.path)
+	}
 	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
 	if failed > 0 || passed == 0 {
 		return exitFailed
@@ -97,7 +111,11 @@ func runTests(ctx context.Context, cfg *config, plan *suite.Plan, root *node, st
 	}
 	fmt.Fprintf(stdout, "apitest: API server of Kubernetes %s ready in %v\n", cfg.version.Minor, time.Since(begin).Round(time.Millisecond))
 	start := time.Now()
-	suite.RunPlan(root, plan, suite.Options{Server: srv, Parallel: cfg.parallel})
+	opts := suite.Options{Server: srv, Parallel: cfg.parallel}
+	if cfg.skip != nil {
+		opts.Skip = func(s *suite.Suite, kind, test string) string { return cfg.skip.reason(cfg.baseDir, s, kind, test) }
+	}
+	suite.RunPlan(root, plan, opts)
 	fmt.Fprintf(stdout, "apitest: tests ran in %v\n", time.Since(start).Round(time.Millisecond))
 	if err := srv.Stop(); err != nil {
 		root.Errorf("stopping the API server: %v", err)
@@ -143,6 +161,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	junit := flags.String("junit", "", "also write the results as JUnit XML to this file")
 	parallel := flags.Int("parallel", 4, "how many (suite × CRD file) pairs of different group-versions run at once")
 	verbose := flags.Bool("v", false, "list every test, not only failures")
+	skip := flags.String("skip", "", "a YAML list of tests that cannot pass on some Kubernetes versions, and why (see README); they are reported as skipped")
+	strict := flags.Bool("strict", false, "reject suite files with the defects openshift/api's runner accepts (unknown or repeated fields, repeated test names) instead of warning")
 	if err := flags.Parse(args); err != nil {
 		return nil, err
 	}
@@ -150,7 +170,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		flags.Usage()
 		return nil, fmt.Errorf("unexpected arguments %q", flags.Args())
 	}
-	cfg := &config{baseDir: *baseDir, payloadDir: *payloadDir, junit: *junit, parallel: *parallel, verbose: *verbose}
+	cfg := &config{baseDir: *baseDir, payloadDir: *payloadDir, junit: *junit, parallel: *parallel, verbose: *verbose, strict: *strict}
 	if cfg.payloadDir == "" {
 		cfg.payloadDir = filepath.Join(cfg.baseDir, "payload-manifests", "featuregates")
 	}
@@ -169,15 +189,27 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, fmt.Errorf("%s: %w", by, err)
 	}
 	cfg.versionBy = by
+	if *skip != "" {
+		if cfg.skip, err = readSkipList(*skip, cfg.version.Minor); err != nil {
+			return nil, fmt.Errorf("--skip: %w", err)
+		}
+	}
 	return cfg, nil
 }
 
 // chooseVersion returns the Kubernetes minor to run on and where that
-// choice comes from: the flag, else the repository configuration, else
-// the linked version.
+// choice comes from: the flag, else kubeVersion of the repository
+// configuration in baseDir (read only then), else the linked version.
 func chooseVersion(flagValue, baseDir string) (minor, by string, err error) {
 	if flagValue != "" {
 		return flagValue, "--kube-version", nil
 	}
-	return kubeversion.Linked, "the version apitest links; choose with --kube-version", nil
+	cfg, err := repoconfig.Load(baseDir)
+	if err != nil {
+		return "", "", err
+	}
+	if cfg.KubeVersion.IsSet() {
+		return cfg.KubeVersion.String(), fmt.Sprintf("kubeVersion of %s:%d", cfg.File, cfg.KubeVersion.Line), nil
+	}
+	return kubeversion.Linked, "the version apitest links; choose with --kube-version or kubeVersion in " + repoconfig.FileName, nil
 }

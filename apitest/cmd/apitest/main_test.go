@@ -136,6 +136,93 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+// TestKubeVersionFromRepositoryConfiguration checks where the version
+// comes from: --kube-version, else kubeVersion of the base directory's
+// .gatedcrd.yaml, else the linked version. --run matches no test, so no
+// server starts.
+func TestKubeVersionFromRepositoryConfiguration(t *testing.T) {
+	base := copyDir(t, exampleDir)
+	config := filepath.Join(base, ".gatedcrd.yaml")
+	first := func(args ...string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		args = append([]string{"--base-dir", base, "--payload-dir", payloadDir, "--run", "^no test$"}, args...)
+		code := run(t.Context(), args, &stdout, &stderr)
+		line, _, _ := strings.Cut(stdout.String(), "\n")
+		return code, line, stderr.String()
+	}
+	if _, line, _ := first(); !strings.Contains(line, "on Kubernetes 1.37 (the version apitest links;") {
+		t.Errorf("without configuration: %q", line)
+	}
+	if err := os.WriteFile(config, []byte("# the release our clusters run\nkubeVersion: \"1.37\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, line, _ := first(); !strings.Contains(line, "on Kubernetes 1.37 (kubeVersion of "+config+":2;") {
+		t.Errorf("with kubeVersion 1.37 in %s: %q", config, line)
+	}
+	if err := os.WriteFile(config, []byte("kubeVersion: \"1.31\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := first(); code != exitUsage || !strings.Contains(stderr, "kubeVersion of "+config+`:1: unsupported Kubernetes version "1.31"`) {
+		t.Errorf("with kubeVersion 1.31: exit %d, stderr %q", code, stderr)
+	}
+	if code, line, _ := first("--kube-version", "1.37"); code == exitUsage || !strings.Contains(line, "(--kube-version;") {
+		t.Errorf("--kube-version decides over the configuration: exit %d, %q", code, line)
+	}
+	if err := os.WriteFile(config, []byte("kubeVersion: v1.32\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := first(); code != exitUsage || !strings.Contains(stderr, config+`:1: kubeVersion: "v1.32" is not a Kubernetes release`) {
+		t.Errorf("with a malformed kubeVersion: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestLenientAndStrict checks that a suite file with the defects
+// openshift/api's runner accepts is run with a warning naming its file and
+// line, and rejected with --strict.
+func TestLenientAndStrict(t *testing.T) {
+	base := copyDir(t, exampleDir)
+	path := filepath.Join(base, "v1", "tests", "stableconfigtypes.example.openshift.io", "Defects.yaml")
+	text := `crdName: stableconfigtypes.example.openshift.io
+featureGate: [Example]
+tests:
+  onCreate:
+  - name: twice
+    initial: 'kind: StableConfigType'
+    expectedError: "spec: Required value"
+  - name: twice
+    initial: 'kind: StableConfigType'
+    expectedError: "spec: Required value"
+`
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	output := func(args ...string) string {
+		var stdout, stderr bytes.Buffer
+		args = append([]string{"--base-dir", base, "--payload-dir", payloadDir, "--kube-version", "1.37", "--run", "Defects"}, args...)
+		run(t.Context(), args, &stdout, &stderr)
+		return stdout.String()
+	}
+	out := output("--run", `\] Defects/`)
+	for _, want := range []string{
+		"warning: " + path + `:2: unknown field "featureGate" in the suite; did you mean "featureGates"?`,
+		"warning: " + path + `:8: onCreate test: test name "twice" is used twice (first on line 5); both run`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lenient output does not contain %q:\n%s", want, out)
+		}
+	}
+	// Without its gate requirement the suite runs against every CRD file
+	// of its crdName, each test twice.
+	if m := summaryLine.FindStringSubmatch(lastLine(out)); m == nil || m[2] != "0" || m[1] == "0" || !strings.Contains(out, `[FeatureSet="Default"]`) {
+		t.Errorf("lenient run:\n%s", out)
+	}
+	out = output("--strict", "--run", `\] Defects/`)
+	if !strings.Contains(out, "FAIL  "+path+`:2: unknown field "featureGate"`) || strings.Contains(out, "warning:") ||
+		lastLine(out) != "0 passed, 2 failed" {
+		t.Errorf("strict run:\n%s", out)
+	}
+}
+
 // TestNoSuites fails: a run that tests nothing proves nothing.
 func TestNoSuites(t *testing.T) {
 	var stdout, stderr bytes.Buffer

@@ -22,6 +22,7 @@ type report struct {
 	mu       sync.Mutex // guards everything below and every node's state
 	passed   int
 	failed   int
+	skipped  int
 	problems []string       // errors outside any pair: broken suites
 	groups   []*groupResult // finished pairs, in the order they finished
 }
@@ -40,6 +41,7 @@ type testResult struct {
 	duration time.Duration
 	errors   []string
 	logs     []string
+	skipped  string // the reason, when skipped
 }
 
 // node is one level of the test tree: the report itself (depth 0), a pair
@@ -54,6 +56,7 @@ type node struct {
 	children bool
 	errors   []string
 	logs     []string
+	skipped  string       // why the test was skipped; "" when it ran
 	group    *groupResult // the pair this node belongs to (depth >= 1)
 }
 
@@ -90,6 +93,12 @@ func (n *node) Logf(format string, args ...any) {
 	n.logs = append(n.logs, fmt.Sprintf(format, args...))
 }
 
+func (n *node) Skipf(format string, args ...any) {
+	n.rep.mu.Lock()
+	defer n.rep.mu.Unlock()
+	n.skipped = fmt.Sprintf(format, args...)
+}
+
 func (n *node) Run(name string, f func(suite.Reporter)) bool {
 	child := &node{rep: n.rep, parent: n, name: name, depth: n.depth + 1, start: time.Now(), group: n.group}
 	switch {
@@ -114,10 +123,13 @@ func (r *report) finish(n *node) {
 	defer r.mu.Unlock()
 	elapsed := time.Since(n.start)
 	if !n.children && n.depth >= 2 {
-		n.group.tests = append(n.group.tests, testResult{name: n.name, duration: elapsed, errors: n.errors, logs: n.logs})
-		if n.failed {
+		n.group.tests = append(n.group.tests, testResult{name: n.name, duration: elapsed, errors: n.errors, logs: n.logs, skipped: n.skipped})
+		switch {
+		case n.failed:
 			r.failed++
-		} else {
+		case n.skipped != "":
+			r.skipped++
+		default:
 			r.passed++
 		}
 		return
@@ -144,16 +156,22 @@ func (r *report) finish(n *node) {
 // failed, its failures: each names the suite file and line and shows the
 // diff or the error.
 func (r *report) printGroup(g *groupResult, failed bool) {
-	failedTests := 0
+	failedTests, skippedTests := 0, 0
 	for _, t := range g.tests {
-		if len(t.errors) > 0 {
+		switch {
+		case len(t.errors) > 0:
 			failedTests++
+		case t.skipped != "":
+			skippedTests++
 		}
 	}
 	status, detail := "ok   ", fmt.Sprintf("%d tests", len(g.tests))
 	if failed {
 		status = "FAIL "
 		detail = fmt.Sprintf("%d tests, %d failed", len(g.tests), failedTests)
+	}
+	if skippedTests > 0 {
+		detail += fmt.Sprintf(", %d skipped", skippedTests)
 	}
 	fmt.Fprintf(r.out, "%s %s (%s, %v)\n", status, g.name, detail, g.duration.Round(time.Millisecond))
 	for _, e := range g.errors {
@@ -166,6 +184,8 @@ func (r *report) printGroup(g *groupResult, failed bool) {
 			for _, e := range t.errors {
 				fmt.Fprintf(r.out, "        %s\n", strings.ReplaceAll(e, "\n", "\n        "))
 			}
+		case t.skipped != "":
+			fmt.Fprintf(r.out, "    --- SKIP: %s: %s\n", t.name, indentTail(t.skipped))
 		case r.verbose:
 			fmt.Fprintf(r.out, "    --- ok: %s (%v)\n", t.name, t.duration.Round(time.Millisecond))
 		}
@@ -178,8 +198,8 @@ func indentTail(msg string) string {
 }
 
 // summary returns the counts.
-func (r *report) summary() (passed, failed int) {
+func (r *report) summary() (passed, failed, skipped int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.passed, r.failed
+	return r.passed, r.failed, r.skipped
 }
