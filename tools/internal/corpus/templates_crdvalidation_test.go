@@ -163,7 +163,12 @@ func crdValidationCases() []tmpl {
 		out = append(out, tmpl{name: "crd-validation/" + x.name, desc: x.desc, inject: x.inject,
 			want: []string{x.pos + ": " + crdName + " " + x.where + ": " + x.in, x.in + x.what}})
 	}
-	return out
+	curly := rule("self.size != ”")
+	return append(out, tmpl{name: "crd-validation/typographic-quote",
+		desc:   "gofmt turns '' in a doc comment into a typographic quote; the rule then fails to compile, and the error says why.",
+		inject: []string{"spec-type: // " + curly},
+		want: []string{"{@spec-type}: " + curly + ": " + crdName + " .spec x-kubernetes-validations.rule: ",
+			`the rule holds a typographic quote (“ or ”): gofmt turns '' in a doc comment into ”, so write the empty string as "" (e.g. size(self) == 0 instead of self == '')`}})
 }
 
 // quote writes a marker string argument.

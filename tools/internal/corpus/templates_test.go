@@ -1016,6 +1016,10 @@ func flagCases() []tmpl {
 		f("payload-path-empty", "An empty payload path resolves to the base directory, which holds no FeatureGate manifest.", defaultArgs+" --manifest-merge:payload-manifest-path=", 3,
 			"error: .: no versioned FeatureGate manifest (none carries release.openshift.io/major-version)"),
 		f("stats-is-directory", "--stats names a directory.", defaultArgs+" --stats $TREE/widgets", 4, "error: writing --stats: widgets: is a directory where a file is expected"),
+		f("kube-version-unsupported", "--kube-version names a release with no validation program.", defaultArgs+" --kube-version 1.31", usage,
+			`error: --kube-version: unsupported Kubernetes version "1.31": supported are 1.32, 1.33, 1.34, 1.35, 1.36, 1.37`),
+		f("kube-version-malformed", "--kube-version is not <major>.<minor>.", defaultArgs+" --kube-version 1.x", usage,
+			`error: --kube-version: "1.x" is not a Kubernetes release; write <major>.<minor>, e.g. "1.32"`),
 	}
 }
 
