@@ -261,28 +261,27 @@ type executor struct {
 }
 
 func (x *executor) run(r Reporter) {
-	if tests := selected(x, OnCreate, x.suite.OnCreate, func(t CreateTest) string { return t.Name }); len(tests) > 0 {
-		r.Run(OnCreate, func(r Reporter) {
-			for _, t := range tests {
-				r.Run(t.Name, func(r Reporter) {
-					if !x.skipped(r, OnCreate, t.Name) {
-						x.create(r, t)
-					}
-				})
-			}
-		})
+	runKind(x, r, OnCreate, x.suite.OnCreate, func(t CreateTest) string { return t.Name }, x.create)
+	runKind(x, r, OnUpdate, x.suite.OnUpdate, func(t UpdateTest) string { return t.Name }, x.update)
+}
+
+// runKind runs the selected tests of one kind (onCreate or onUpdate) as
+// sub-tests of a group named after the kind; a kind with no selected test
+// reports nothing.
+func runKind[T any](x *executor, r Reporter, kind string, tests []T, name func(T) string, body func(Reporter, T)) {
+	tests = selected(x, kind, tests, name)
+	if len(tests) == 0 {
+		return
 	}
-	if tests := selected(x, OnUpdate, x.suite.OnUpdate, func(t UpdateTest) string { return t.Name }); len(tests) > 0 {
-		r.Run(OnUpdate, func(r Reporter) {
-			for _, t := range tests {
-				r.Run(t.Name, func(r Reporter) {
-					if !x.skipped(r, OnUpdate, t.Name) {
-						x.update(r, t)
-					}
-				})
-			}
-		})
-	}
+	r.Run(kind, func(r Reporter) {
+		for _, t := range tests {
+			r.Run(name(t), func(r Reporter) {
+				if !x.skipped(r, kind, name(t)) {
+					body(r, t)
+				}
+			})
+		}
+	})
 }
 
 // skipped skips the test when Options.Skip gives a reason, and says
