@@ -38,15 +38,12 @@ fi
 
 codegen=$work/codegen
 "$GO" -C "$root/tools" build -o "$codegen" ./cmd/codegen
-GO=$GO "$root/hack/fetch-real-tree.sh" "$module" "$work/original"
-# The tree's CRDs target Kubernetes 1.32, not the release codegen links.
-printf 'kubeVersion: "1.32"\n' >"$work/original/.gatedcrd.yaml"
+# The tree as the benchmark uses it too (kubeVersion 1.32 in .gatedcrd.yaml).
+GO=$GO "$root/hack/real-tree.sh" fetch "$module" "$work/original"
 
 # generated lists the generated CRD files below a tree, sorted, relative.
 generated() {
-  (cd "$1" && find . -type f \( -path '*/zz_generated.featuregated-crd-manifests/*' \
-    -o -name zz_generated.featuregated-crd-manifests.yaml \
-    -o -path '*/zz_generated.crd-manifests/*.crd.yaml' \) | sed 's|^\./||' | LC_ALL=C sort)
+  "$root/hack/real-tree.sh" list-generated "$1"
 }
 
 # timed NAME COMMAND...: runs the command, records its wall time and peak
@@ -85,9 +82,7 @@ fi
 
 # 1. Regenerate from scratch.
 cp -r "$work/original" "$work/regenerated"
-(cd "$work/regenerated" &&
-  find . -type d -name zz_generated.featuregated-crd-manifests -prune -exec rm -rf {} + &&
-  find . -type f \( -name zz_generated.featuregated-crd-manifests.yaml -o -path '*/zz_generated.crd-manifests/*.crd.yaml' \) -delete)
+"$root/hack/real-tree.sh" remove-generated "$work/regenerated"
 left=$(generated "$work/regenerated" | wc -l)
 if [ "$left" -ne 0 ]; then
   echo "conformance: $left generated file(s) survived the deletion" >&2

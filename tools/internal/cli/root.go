@@ -86,6 +86,7 @@ without the switch +enum is ignored, as by the reference generator).`,
 		openAPIV3Command(opts),
 		compatCommand(opts),
 	)
+	addProfiling(root, stderr)
 	return root
 }
 

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The real API tree of the conformance test and the benchmark, prepared the
+# same way for both (test input only; nothing of it is ever committed here).
+#
+# Usage:
+#   hack/real-tree.sh fetch MODULE@VERSION DEST
+#       copy the module into DEST (hack/fetch-real-tree.sh) and write the
+#       .gatedcrd.yaml the tree needs: its CRDs target Kubernetes 1.32, not
+#       the release codegen links, so they are validated as 1.32 does;
+#   hack/real-tree.sh list-generated DIR
+#       print the generated CRD files below DIR, relative, sorted: each
+#       zz_generated.featuregated-crd-manifests/ directory's files, each
+#       zz_generated.featuregated-crd-manifests.yaml and each
+#       zz_generated.crd-manifests/*.crd.yaml;
+#   hack/real-tree.sh remove-generated DIR
+#       delete those files (and the partial manifest directories), so that
+#       codegen regenerates them from scratch.
+# Environment: GO (default go).
+set -euo pipefail
+GO=${GO:-go}
+here=$(cd "$(dirname "$0")" && pwd)
+
+usage() {
+  echo "usage: $0 fetch MODULE@VERSION DEST | list-generated DIR | remove-generated DIR" >&2
+  exit 2
+}
+
+case "${1:-} $#" in
+"fetch 3")
+  GO=$GO "$here/fetch-real-tree.sh" "$2" "$3"
+  printf 'kubeVersion: "1.32"\n' >"$3/.gatedcrd.yaml"
+  ;;
+"list-generated 2")
+  (cd "$2" && find . -type f \( -path '*/zz_generated.featuregated-crd-manifests/*' \
+    -o -name zz_generated.featuregated-crd-manifests.yaml \
+    -o -path '*/zz_generated.crd-manifests/*.crd.yaml' \) | sed 's|^\./||' | LC_ALL=C sort)
+  ;;
+"remove-generated 2")
+  (cd "$2" &&
+    find . -type d -name zz_generated.featuregated-crd-manifests -prune -exec rm -rf {} + &&
+    find . -type f \( -name zz_generated.featuregated-crd-manifests.yaml -o -path '*/zz_generated.crd-manifests/*.crd.yaml' \) -delete)
+  ;;
+*)
+  usage
+  ;;
+esac
