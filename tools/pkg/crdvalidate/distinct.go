@@ -25,28 +25,23 @@ import (
 // (apimachinery's ValidateAnnotations, which is what the server runs on
 // them), so the verdict stays exactly the server's.
 // It returns the results and the number of distinct CRDs.
-func (in Input) checkDistinct(files []string) ([]checked, int) {
+func (in Input) checkDistinct(files []toCheck) ([]checked, int) {
 	results := make([]checked, len(files))
-	inputs := make([][2][]byte, len(files)) // content, previous content
-	first := make([]int, len(files))        // the file whose verdict it shares; -1 when unreadable
+	previous := make([][]byte, len(files))
+	first := make([]int, len(files)) // the file whose verdict it shares; -1 when unreadable
 	byKey := map[string]int{}
 	var distinct []int
-	for i, path := range files {
-		results[i] = checked{path: path}
+	for i, f := range files {
+		results[i] = checked{path: f.path, obj: f.obj}
 		first[i] = -1
-		data, err := in.Tree.ReadFile(path)
-		if err == nil {
-			results[i].obj, err = manifest.Parse(data)
-		}
-		if err != nil {
-			results[i].err = err
+		if f.err != nil {
+			results[i].err = f.err
 			continue
 		}
-		inputs[i][0] = data
 		if in.Previous != nil {
-			inputs[i][1] = in.Previous(path)
+			previous[i] = in.Previous(f.path)
 		}
-		k := identityKey(results[i].obj) + "\x00" + previousKey(inputs[i][1])
+		k := identityKey(results[i].obj) + "\x00" + previousKey(previous[i])
 		j, seen := byKey[k]
 		if !seen {
 			j = i
@@ -57,7 +52,12 @@ func (in Input) checkDistinct(files []string) ([]checked, int) {
 	}
 	parallel(len(distinct), func(n int) {
 		i := distinct[n]
-		in.check(&results[i], inputs[i][0], inputs[i][1])
+		data, err := files[i].content()
+		if err != nil {
+			results[i].err = err
+			return
+		}
+		in.check(&results[i], data, previous[i])
 	})
 	for i := range files {
 		if j := first[i]; j >= 0 && j != i {

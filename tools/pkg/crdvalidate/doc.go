@@ -24,7 +24,16 @@
 // StartProgram builds (once, with package kubeprogram of the root module)
 // and runs a program made of admission's own source and a small main,
 // compiled against that release's k8s.io/apiextensions-apiserver, and Run
-// sends it every distinct manifest (Input.Server).
+// sends it every distinct manifest (Input.Server), spread over up to one
+// program per CPU.
+//
+// # Verdicts
+//
+// Verdicts keeps the server's outcomes on disk, keyed by the validation
+// build (Program.ID, or the linked release's source and modules) and the
+// exact request, so an unchanged CRD is not validated again in the next
+// run. The merge hands its files over as objects (Input.Merged), sent as
+// JSON, which the server decodes faster than YAML.
 //
 // # Where it points
 //

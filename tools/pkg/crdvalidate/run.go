@@ -1,6 +1,7 @@
 package crdvalidate
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate/admission"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifestmerge"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
@@ -22,8 +25,13 @@ type Input struct {
 	Tree *tree.Tree
 	// BaseDir makes file names in messages relative.
 	BaseDir string
-	// Files are the absolute paths of the merged CRD manifests; other files
-	// (doc.go) are skipped.
+	// Merged are the merged CRD manifests as the merge stage of the same
+	// process produced them: validated without reading or parsing them
+	// again, and sent to the server as JSON (cheaper to decode than YAML,
+	// and the same object).
+	Merged []*manifestmerge.Output
+	// Files are the absolute paths of other CRD manifests, read through
+	// Tree; files other than *.yaml (doc.go) are skipped.
 	Files []string
 	// Sources locates rules and fields in the Go sources. Optional: without
 	// it a finding names the manifest file.
@@ -38,6 +46,9 @@ type Input struct {
 	// Server validates for the targeted release: nil is the linked one, in
 	// this process; StartProgram returns the one of another release.
 	Server Server
+	// Verdicts, when set, keeps the server's outcomes across runs: a CRD
+	// validated before by the same server is not validated again.
+	Verdicts *Verdicts
 }
 
 // Result says what the stage did.
@@ -89,16 +100,14 @@ func Run(in Input) (*Result, error) {
 	if in.Tree == nil || in.Problems == nil {
 		return nil, fmt.Errorf("crdvalidate: Input.Tree and Input.Problems are required")
 	}
-	var files []string
-	for _, f := range in.Files {
-		if strings.HasSuffix(f, ".yaml") {
-			files = append(files, f)
-		}
+	if in.Server == nil {
+		in.Server = linked{}
 	}
-	sort.Strings(files)
-	results, distinct := in.checkDistinct(files)
+	in.Server = in.Verdicts.wrap(in.Server)
+	manifests := in.manifests()
+	results, distinct := in.checkDistinct(manifests)
 
-	res := &Result{Files: len(files), Distinct: distinct}
+	res := &Result{Files: len(manifests), Distinct: distinct}
 	groups := map[string]*group{}
 	var order []string
 	for _, c := range results {
@@ -135,15 +144,52 @@ func Run(in Input) (*Result, error) {
 	return res, nil
 }
 
+// toCheck is one manifest to validate: its path, its object and the
+// bytes sent to the server, or, with asJSON, none yet: obj encoded as
+// JSON is sent (only for the files whose verdict is computed). err says
+// why it could not be read or parsed.
+type toCheck struct {
+	path   string
+	obj    map[string]any
+	data   []byte
+	asJSON bool
+	err    error
+}
+
+// content returns the bytes to send to the server.
+func (f toCheck) content() ([]byte, error) {
+	if f.asJSON {
+		return json.Marshal(f.obj)
+	}
+	return f.data, nil
+}
+
+// manifests returns in.Merged and the *.yaml files of in.Files, read
+// through the tree, sorted by path.
+func (in Input) manifests() []toCheck {
+	var out []toCheck
+	for _, o := range in.Merged {
+		out = append(out, toCheck{path: o.Path, obj: o.Object, asJSON: true})
+	}
+	for _, f := range in.Files {
+		if !strings.HasSuffix(f, ".yaml") {
+			continue
+		}
+		m := toCheck{path: f}
+		if m.data, m.err = in.Tree.ReadFile(f); m.err == nil {
+			m.obj, m.err = manifest.Parse(m.data)
+		}
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out
+}
+
 // check validates one file's content into c (its obj already parsed)
 // and, when asked, estimates its costs. previous is its committed content,
 // or nil.
 func (in Input) check(c *checked, data, previous []byte) {
-	server := in.Server
-	if server == nil {
-		server = linked{}
-	}
-	out, err := server.Validate(admission.Request{Data: data, Previous: previous, Costs: in.CostTop > 0})
+	out, err := in.Server.Validate(admission.Request{Data: data, Previous: previous, Costs: in.CostTop > 0})
 	if err != nil {
 		c.err = err
 		return

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -52,6 +53,10 @@ type VersionResult struct {
 	// Written lists the absolute paths written through the tree (outputs
 	// and doc.go), whether or not their content changed.
 	Written []string
+	// Outputs are the merged CRD files among them, in the order written,
+	// as values: the checks after the merge take them instead of reading
+	// and parsing the files again.
+	Outputs []*Output
 	// Removed lists the absolute paths of stale outputs removed.
 	Removed []string
 	// Failed is set when an input of the directory had an error; nothing
@@ -98,6 +103,15 @@ func (r *Result) Totals() Totals {
 		}
 	}
 	return t
+}
+
+// Outputs are the merged CRD files of every version directory.
+func (r *Result) Outputs() []*Output {
+	var out []*Output
+	for _, v := range r.Versions {
+		out = append(out, v.Outputs...)
+	}
+	return out
 }
 
 // Run executes the crd-manifest-merge stage: for every selected version
@@ -198,9 +212,21 @@ type versionJob struct {
 	rep *reporter
 }
 
+// Output is one merged CRD file: its absolute path, the object it
+// serialises and its bytes. Object is shared with the stage's other
+// outputs and must not be modified; its numbers are int64 or float64 as
+// the merge produced them, so encoding it as JSON yields the same values
+// as its YAML.
+type Output struct {
+	Path   string
+	Object map[string]any
+	Data   []byte
+}
+
 // output is one file to write.
 type output struct {
 	name string
+	obj  map[string]any
 	data []byte
 }
 
@@ -362,7 +388,9 @@ func (j *crdJob) emit(cm *crdMerge, records []record, pl *payload, pattern fileP
 		return ok
 	})
 	for _, f := range files {
-		obj, _ := deepCopy(cm.datas[f.data]).(map[string]any)
+		// The files of one merged CRD differ in annotations only: they
+		// share everything else.
+		obj := withOwnAnnotations(cm.datas[f.data])
 		annotate(obj, f)
 		data, err := manifest.Marshal(obj)
 		if err != nil {
@@ -370,9 +398,23 @@ func (j *crdJob) emit(cm *crdMerge, records []record, pl *payload, pattern fileP
 			return
 		}
 		name := pattern.name(f.components)
-		j.outputs = append(j.outputs, output{name: name, data: data})
+		j.outputs = append(j.outputs, output{name: name, obj: obj, data: data})
 		j.result.Files = append(j.result.Files, name)
 	}
+}
+
+// withOwnAnnotations returns a copy of obj that shares everything but
+// metadata and its annotations, for annotate to change.
+func withOwnAnnotations(obj map[string]any) map[string]any {
+	out := maps.Clone(obj)
+	if meta, ok := obj["metadata"].(map[string]any); ok {
+		meta = maps.Clone(meta)
+		if ann, ok := meta["annotations"].(map[string]any); ok {
+			meta["annotations"] = maps.Clone(ann)
+		}
+		out["metadata"] = meta
+	}
+	return out
 }
 
 // annotate gives an output its profile, version and feature-set
@@ -442,6 +484,7 @@ func (vj *versionJob) write(t *tree.Tree, r *inputReader) {
 		p := filepath.Join(outDir, o.name)
 		t.WriteFile(p, o.data)
 		res.Written = append(res.Written, p)
+		res.Outputs = append(res.Outputs, &Output{Path: p, Object: o.obj, Data: o.data})
 	}
 	docPath := filepath.Join(outDir, DocFileName)
 	t.WriteFile(docPath, []byte("package "+pkg+"\n"))

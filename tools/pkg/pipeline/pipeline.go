@@ -72,6 +72,10 @@ type Options struct {
 	// CELCosts lists the N most expensive CEL rules of each CRD in
 	// CRDValidation.Result.Costs (0: none).
 	CELCosts int
+	// NoVerdictCache validates every merged CRD again instead of reusing
+	// the verdicts kept in the gatedcrd cache directory (crdvalidate
+	// Verdicts), e.g. to measure the validation itself.
+	NoVerdictCache bool
 	// Progress, when set, receives the lines of a long first-time setup:
 	// building the CRD validation program of a non-linked KubeVersion.
 	Progress io.Writer
@@ -399,7 +403,7 @@ func (m *Merged) Validate() (*Validated, error) {
 	if m.Result == nil {
 		return v, nil
 	}
-	in := requiredannotations.Input{Discovery: m.Discovered.Result, Tree: r.Tree, Rule: m.Config.RequiredAnnotations}
+	in := requiredannotations.Input{Discovery: m.Discovered.Result, Tree: r.Tree, Rule: m.Config.RequiredAnnotations, Merged: m.Result.Outputs()}
 	if u := m.Universe; u != nil {
 		in.Syntax = func(v *discovery.Version) []*ast.File {
 			if p := u.Root(v.ImportPath); p != nil {

@@ -80,12 +80,15 @@ func (m *Merged) validateCRDs() error {
 		}
 		in.Sources = crdvalidate.NewSources(m.Universe, packages)
 	}
+	if !r.Options.NoVerdictCache {
+		if dir, err := kubeprogram.CacheDir(); err == nil {
+			in.Verdicts = crdvalidate.OpenVerdicts(filepath.Join(dir, crdvalidate.VerdictsDirName))
+		}
+	}
 	committed := crdvalidate.OpenCommitted(base)
 	defer committed.Close()
 	in.Previous = committed.Read
-	for _, v := range m.Result.Versions {
-		in.Files = append(in.Files, v.Written...)
-	}
+	in.Merged = m.Result.Outputs()
 	start := time.Now()
 	res, err := crdvalidate.Run(in)
 	if err != nil {

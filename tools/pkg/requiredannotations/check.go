@@ -23,6 +23,10 @@ type Input struct {
 	Discovery *discovery.Result
 	Tree      *tree.Tree
 	Rule      repoconfig.RequiredAnnotations
+	// Merged are the files the merge stage wrote in the same process:
+	// checked as they are, without reading and parsing them again. Other
+	// files of the output directories are read through Tree.
+	Merged []*manifestmerge.Output
 	// Syntax returns the parsed Go files of a version package, to point
 	// problems at the type declaration. Optional: without it problems name
 	// the manifest file.
@@ -36,9 +40,13 @@ func Check(in Input) []diag.Diagnostic {
 	if len(in.Rule.Annotations) == 0 {
 		return nil
 	}
+	merged := make(map[string]map[string]any, len(in.Merged))
+	for _, o := range in.Merged {
+		merged[o.Path] = o.Object
+	}
 	var out []diag.Diagnostic
 	for _, v := range in.Discovery.Versions() {
-		out = append(out, checkVersion(in, v)...)
+		out = append(out, checkVersion(in, v, merged)...)
 	}
 	return out
 }
@@ -49,7 +57,26 @@ type lack struct {
 	files                 []string
 }
 
-func checkVersion(in Input, v *discovery.Version) []diag.Diagnostic {
+// object returns the parsed manifest at path: the one handed over, or
+// the file read through the tree.
+func (in Input) object(path string, merged map[string]map[string]any) (map[string]any, *diag.Diagnostic) {
+	if obj, ok := merged[path]; ok {
+		return obj, nil
+	}
+	data, err := in.Tree.ReadFile(path)
+	if err != nil {
+		d := diag.Errorf(path, 0, "", "cannot be read: %v", err)
+		return nil, &d
+	}
+	obj, err := manifest.Parse(data)
+	if err != nil {
+		d := diag.Errorf(path, 0, "", "%v", err)
+		return nil, &d
+	}
+	return obj, nil
+}
+
+func checkVersion(in Input, v *discovery.Version, merged map[string]map[string]any) []diag.Diagnostic {
 	paths, err := manifestmerge.OutputFiles(in.Tree, v)
 	if err != nil {
 		return []diag.Diagnostic{diag.Errorf(filepath.Join(v.Dir, mergedDir), 0, "", "cannot be read: %v", err)}
@@ -57,14 +84,9 @@ func checkVersion(in Input, v *discovery.Version) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	lacks := map[string]*lack{}
 	for _, path := range paths {
-		data, err := in.Tree.ReadFile(path)
-		if err != nil {
-			out = append(out, diag.Errorf(path, 0, "", "cannot be read: %v", err))
-			continue
-		}
-		obj, err := manifest.Parse(data)
-		if err != nil {
-			out = append(out, diag.Errorf(path, 0, "", "%v", err))
+		obj, problem := in.object(path, merged)
+		if problem != nil {
+			out = append(out, *problem)
 			continue
 		}
 		name, group, kind, annotations := fields(obj)

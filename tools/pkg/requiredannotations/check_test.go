@@ -11,6 +11,8 @@ import (
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifestmerge"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
@@ -102,5 +104,27 @@ func TestCheckSeesTheRunsOutput(t *testing.T) {
 func TestMarkerFor(t *testing.T) {
 	if got := MarkerFor("capability.openshift.io/name"); got != "+openshift:capability=<capability name>" {
 		t.Errorf("got %q", got)
+	}
+}
+
+// TestCheckTakesHandedOverManifests: a manifest the merge handed over is
+// checked as handed over, not read again from its file.
+func TestCheckTakesHandedOverManifests(t *testing.T) {
+	disc := fixture(t)
+	dir := filepath.Join(disc.BaseDir, "v1", "zz_generated.crd-manifests")
+	// Every Widget file now carries the annotation; only the handed-over
+	// Default one lacks it.
+	tr := tree.New()
+	for _, name := range []string{"w-Default.crd.yaml", "w-TechPreviewNoUpgrade.crd.yaml"} {
+		tr.WriteFile(filepath.Join(dir, name), []byte(crd("widgets.example.openshift.io", "example.openshift.io", "Widget", approved)))
+	}
+	obj, err := manifest.Parse([]byte(crd("widgets.example.openshift.io", "example.openshift.io", "Widget", "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged := []*manifestmerge.Output{{Path: filepath.Join(dir, "w-Default.crd.yaml"), Object: obj}}
+	got := render(disc, Input{Discovery: disc, Tree: tr, Rule: repoconfig.Defaults().RequiredAnnotations, Merged: merged})
+	if len(got) != 1 || !strings.Contains(got[0], "but zz_generated.crd-manifests/w-Default.crd.yaml lacks it") {
+		t.Fatalf("got %q", got)
 	}
 }
