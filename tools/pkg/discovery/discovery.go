@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
-	"go/parser"
-	"go/scanner"
 	"go/token"
 	"io/fs"
 	"os"
@@ -55,6 +53,13 @@ type Version struct {
 	// gvFile and gvLine locate the GroupVersion declaration.
 	gvFile string
 	gvLine int
+
+	// Files are the parsed Go files of the package that the package load
+	// compiles (and doc.go), by absolute path, positioned by Result.Fset:
+	// the load takes them instead of parsing the files again.
+	Files map[string]*ast.File
+	// files are the package's files while discovery reads them.
+	files []*goFile
 }
 
 // Name renders the group-version as --api-group-versions spells it.
@@ -90,6 +95,8 @@ type Result struct {
 	ModulePath, ModuleDir string
 	// Groups are sorted by group name.
 	Groups []*Group
+	// Fset positions the parsed files of every version (Version.Files).
+	Fset *token.FileSet
 }
 
 // Versions returns every version of every group in run order.
@@ -119,7 +126,7 @@ func Discover(baseDir string, filter []string) (*Result, *diag.List, error) {
 	if err != nil {
 		return nil, problems, err
 	}
-	res := &Result{BaseDir: base, ModulePath: modPath, ModuleDir: modDir}
+	res := &Result{BaseDir: base, ModulePath: modPath, ModuleDir: modDir, Fset: token.NewFileSet()}
 
 	var versions []*Version
 	err = filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
@@ -132,7 +139,7 @@ func Discover(baseDir string, filter []string) (*Result, *diag.List, error) {
 		if p != base && skipDir(p, d.Name()) {
 			return filepath.SkipDir
 		}
-		v, perr := parsePackage(p, modDir, modPath, problems)
+		v, perr := parsePackage(p, modDir, modPath, res.Fset, problems)
 		if perr != nil {
 			return perr
 		}
@@ -152,6 +159,16 @@ func Discover(baseDir string, filter []string) (*Result, *diag.List, error) {
 			return nil, problems, err
 		}
 	}
+	// Only the selected versions are parsed whole; one with a syntax
+	// error is dropped, as the go command cannot build it.
+	ctx := buildContext()
+	parsed := versions[:0]
+	for _, v := range versions {
+		if parseSelected(v, ctx, res.Fset, problems) {
+			parsed = append(parsed, v)
+		}
+	}
+	versions = parsed
 	for _, v := range versions {
 		checkVersion(v, base, problems)
 	}
@@ -202,100 +219,6 @@ func findModule(dir string) (string, string, error) {
 		}
 		d = parent
 	}
-}
-
-// parsePackage parses the non-test Go files of dir and returns the
-// group-version it declares, or nil.
-func parsePackage(dir, modDir, modPath string, problems *diag.List) (*Version, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	fset := token.NewFileSet()
-	var files []*ast.File
-	var names []string
-	for _, e := range entries {
-		n := e.Name()
-		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
-			continue
-		}
-		full := filepath.Join(dir, n)
-		f, err := parser.ParseFile(fset, full, nil, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			// The go command cannot build this package either; skipping it
-			// would silently leave an API package without manifests.
-			var list scanner.ErrorList
-			if errors.As(err, &list) && len(list) > 0 {
-				problems.Add(diag.Errorf(full, list[0].Pos.Line, "", "Go syntax error: %s", list[0].Msg))
-			} else {
-				problems.Add(diag.Errorf(full, 0, "", "cannot parse Go file: %v", err))
-			}
-			return nil, nil
-		}
-		if len(files) > 0 && f.Name.Name != files[0].Name.Name {
-			p := fset.Position(f.Name.Pos())
-			problems.Add(diag.Errorf(full, p.Line, "package "+f.Name.Name,
-				"the directory already holds package %s (%s): the go command builds a directory as one package", files[0].Name.Name, filepath.Base(names[0])))
-			return nil, nil
-		}
-		files = append(files, f)
-		names = append(names, full)
-	}
-	if len(files) == 0 {
-		return nil, nil
-	}
-	spec, file := findGroupVersionSpec(files)
-	if spec == nil {
-		return nil, nil
-	}
-	pos := fset.Position(spec.Pos())
-	lit := groupVersionLiteral(spec)
-	if lit == nil {
-		problems.Add(diag.Warningf(pos.Filename, pos.Line, "GroupVersion", "is not initialised with a schema.GroupVersion{Group: ..., Version: ...} literal; package ignored"))
-		return nil, nil
-	}
-	consts := packageStrings(files)
-	v := &Version{Dir: dir, PackageName: file.Name.Name, gvFile: pos.Filename, gvLine: pos.Line}
-	for _, elt := range lit.Elts {
-		kv, ok := elt.(*ast.KeyValueExpr)
-		if !ok {
-			continue
-		}
-		key, ok := kv.Key.(*ast.Ident)
-		if !ok || (key.Name != "Group" && key.Name != "Version") {
-			continue
-		}
-		val, err := stringValue(kv.Value, consts)
-		if err != nil {
-			p := fset.Position(kv.Value.Pos())
-			problems.Add(diag.Errorf(p.Filename, p.Line, "GroupVersion."+key.Name, "%v", err))
-			return nil, nil
-		}
-		if key.Name == "Group" {
-			v.Group = val
-		} else {
-			v.Version = val
-		}
-	}
-	if v.Version == "" {
-		problems.Add(diag.Errorf(pos.Filename, pos.Line, "GroupVersion", "has no Version"))
-		return nil, nil
-	}
-	rel, err := filepath.Rel(modDir, dir)
-	if err != nil {
-		return nil, err
-	}
-	v.ImportPath = modPath
-	if rel != "." {
-		v.ImportPath = path.Join(modPath, filepath.ToSlash(rel))
-	}
-	for i, f := range files {
-		if filepath.Base(names[i]) == "doc.go" {
-			v.DocFile = names[i]
-			readDocMarkers(fset, f, v)
-		}
-	}
-	return v, nil
 }
 
 func findGroupVersionSpec(files []*ast.File) (*ast.ValueSpec, *ast.File) {

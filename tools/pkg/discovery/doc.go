@@ -4,6 +4,13 @@
 // declares a package-level variable GroupVersion initialised with a
 // schema.GroupVersion composite literal. Discovery only parses files (no
 // type checking): it is cheap and runs before the one package load of a run.
+// Of most files it reads only the package clause: a file is parsed whole
+// when a line of it may declare GroupVersion, or when the literal names a
+// constant the file mentions. The versions a run selects are then parsed
+// whole, except files the package load leaves out under its build tags
+// (deepcopy and swagger-doc files), and the load takes those syntax trees
+// (Version.Files) instead of parsing the files again. So a syntax error
+// stops a run only in a package the run works on.
 //
 // Packages are grouped by API group; each group has a directory (the common
 // parent of its version packages) and an optional .codegen.yaml there that

@@ -66,34 +66,51 @@ func NewRegistry() (*markers.Registry, error) {
 // Load loads importPaths (import paths, not directories) with dir as the
 // working directory of the go command, in one go/packages call.
 func Load(dir string, importPaths []string) (*Universe, error) {
-	return LoadWithOverlay(dir, importPaths, nil)
+	return LoadWith(dir, importPaths, Options{})
 }
 
-// LoadWithOverlay is Load with some Go files replaced by new content
-// (absolute path to content) that is not on disk yet: a run that edits
-// sources before generating from them (compatibility comments) still loads
-// once, and --verify never has to write the edits.
-func LoadWithOverlay(dir string, importPaths []string, overlay map[string][]byte) (*Universe, error) {
+// Options are the optional inputs of LoadWith.
+type Options struct {
+	// Overlay replaces some Go files by new content (absolute path to
+	// content) that is not on disk yet: a run that edits sources before
+	// generating from them (compatibility comments) still loads once, and
+	// --verify never has to write the edits.
+	Overlay map[string][]byte
+	// Fset and Parsed are files parsed already (by discovery), by absolute
+	// path, positioned by Fset: a root package all of whose compiled files
+	// are there is not parsed again. Fset then positions the whole
+	// universe.
+	Fset   *token.FileSet
+	Parsed map[string]*ast.File
+}
+
+// LoadWith is Load with Options.
+func LoadWith(dir string, importPaths []string, opts Options) (*Universe, error) {
 	reg, err := NewRegistry()
 	if err != nil {
 		return nil, err
+	}
+	fset := opts.Fset
+	if fset == nil {
+		fset = token.NewFileSet()
 	}
 	u := &Universe{
 		Registry:  reg,
 		Collector: &markers.Collector{Registry: reg},
 		Checker:   &loader.TypeChecker{NodeFilters: []loader.NodeFilter{crd.Generator{}.CheckFilter()}},
-		Fset:      token.NewFileSet(),
+		Fset:      fset,
 		byPath:    map[string]*loader.Package{},
 	}
 	if len(importPaths) == 0 {
 		return u, nil
 	}
 	u.loads++
-	roots, err := loader.LoadRootsWithConfig(&packages.Config{Dir: dir, Fset: u.Fset, Overlay: overlay}, importPaths...)
+	roots, err := loader.LoadRootsWithConfig(&packages.Config{Dir: dir, Fset: u.Fset, Overlay: opts.Overlay}, importPaths...)
 	if err != nil {
 		return nil, err
 	}
-	if err := parseOverlaid(u.Fset, roots, overlay); err != nil {
+	useParsed(roots, opts.Parsed)
+	if err := parseOverlaid(u.Fset, roots, opts.Overlay); err != nil {
 		return nil, err
 	}
 	byID := map[string]*loader.Package{}
@@ -109,6 +126,28 @@ func LoadWithOverlay(dir string, importPaths []string, overlay map[string][]byte
 		u.byPath[p] = r
 	}
 	return u, nil
+}
+
+// useParsed gives every root package whose compiled files were all parsed
+// already their syntax, which controller-tools' loader then keeps instead
+// of parsing the files itself (Package.NeedSyntax).
+func useParsed(roots []*loader.Package, parsed map[string]*ast.File) {
+	if len(parsed) == 0 {
+		return
+	}
+	for _, r := range roots {
+		files := make([]*ast.File, 0, len(r.CompiledGoFiles))
+		for _, name := range r.CompiledGoFiles {
+			f, ok := parsed[name]
+			if !ok {
+				break
+			}
+			files = append(files, f)
+		}
+		if len(files) == len(r.CompiledGoFiles) && len(files) > 0 {
+			r.Syntax = files
+		}
+	}
 }
 
 // Root returns the root package with the given import path, or nil.

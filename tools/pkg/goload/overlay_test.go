@@ -19,7 +19,7 @@ func TestLoadWithOverlaySeesEditedComments(t *testing.T) {
 	file := filepath.Join(dir, "v1", "types.go")
 	overlay := map[string][]byte{file: []byte("package v1\n\n// Widget is in memory.\n//\n// More text.\ntype Widget struct{}\n")}
 	importPath := "github.com/gatedcrd/gatedcrd/tools/pkg/goload/testdata/" + filepath.Base(dir) + "/v1"
-	u, err := LoadWithOverlay(dir, []string{importPath}, overlay)
+	u, err := LoadWith(dir, []string{importPath}, Options{Overlay: overlay})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"io"
+	"maps"
 	"path/filepath"
 	"time"
 
@@ -222,6 +223,9 @@ func (d *Discovered) Load() (*Loaded, error) {
 	r := d.Run
 	l := &Loaded{Discovered: d}
 	if r.Options.Stages&(PartialSchemas|SchemaPatch) == 0 {
+		for _, v := range d.Versions() {
+			v.Files = nil // no stage reads Go
+		}
 		return l, nil
 	}
 	if d.Config.Compatibility.Enabled {
@@ -240,10 +244,13 @@ func (d *Discovered) Load() (*Loaded, error) {
 	}
 	err := r.timed("load", func() error {
 		var paths []string
+		parsed := map[string]*ast.File{}
 		for _, v := range d.Versions() {
 			paths = append(paths, v.ImportPath)
+			maps.Copy(parsed, v.Files)
+			v.Files = nil // the universe owns them from here
 		}
-		u, err := goload.LoadWithOverlay(d.BaseDir, paths, l.Overlay)
+		u, err := goload.LoadWith(d.BaseDir, paths, goload.Options{Overlay: l.Overlay, Fset: d.Fset, Parsed: parsed})
 		if err != nil {
 			return fmt.Errorf("loading Go packages: %w", err)
 		}
