@@ -66,8 +66,8 @@ func printValidation(opts *options, r *pipeline.Run) {
 	if v == nil {
 		return
 	}
-	progress(opts, "codegen: %d CRD file(s) (%d distinct CRDs) validated as Kubernetes %s does (%d also as upgrades of the committed file) in %s; %d finding(s)",
-		v.Result.Files, v.Result.Distinct, v.KubeVersion, v.Result.Upgrades, v.Duration.Round(time.Millisecond), v.Result.Findings)
+	progress(opts, "codegen: %d CRD file(s) (%d distinct CRDs, %d verdict(s) from the cache) validated as Kubernetes %s does (%d also as upgrades of the committed file) in %s; %d finding(s)",
+		v.Result.Files, v.Result.Distinct, v.Result.Cached, v.KubeVersion, v.Result.Upgrades, v.Duration.Round(time.Millisecond), v.Result.Findings)
 	if len(v.Result.Costs) > 0 {
 		fmt.Fprint(opts.stderr, crdvalidate.FormatCosts(v.Result.Costs, r.BaseDir()))
 	}

@@ -59,6 +59,9 @@ type Result struct {
 	// Distinct counts the files validated by the server's code; the others
 	// share the verdict of an equal CRD (see checkDistinct).
 	Distinct int
+	// Cached counts the distinct ones whose verdict came from
+	// Input.Verdicts.
+	Cached int
 	// Findings counts the distinct findings reported.
 	Findings int
 	// Costs are the cost reports, by CRD name, when Input.CostTop > 0.
@@ -108,6 +111,9 @@ func Run(in Input) (*Result, error) {
 	results, distinct := in.checkDistinct(manifests)
 
 	res := &Result{Files: len(manifests), Distinct: distinct}
+	if c, ok := in.Server.(*cached); ok {
+		res.Cached = int(c.hits.Load())
+	}
 	groups := map[string]*group{}
 	var order []string
 	for _, c := range results {

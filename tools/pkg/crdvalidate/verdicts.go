@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gatedcrd/gatedcrd/internal/kubeprogram"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate/admission"
@@ -49,6 +50,7 @@ type identified interface {
 type cached struct {
 	server Server
 	dir    string
+	hits   atomic.Int32
 }
 
 // wrap returns server behind the cache, or server itself when it cannot
@@ -58,13 +60,14 @@ func (v *Verdicts) wrap(server Server) Server {
 	if v == nil || !ok || id.ID() == "" {
 		return server
 	}
-	return cached{server: server, dir: filepath.Join(v.dir, id.ID())}
+	return &cached{server: server, dir: filepath.Join(v.dir, id.ID())}
 }
 
-func (c cached) Validate(r admission.Request) (admission.Outcome, error) {
+func (c *cached) Validate(r admission.Request) (admission.Outcome, error) {
 	path := filepath.Join(c.dir, requestKey(r)+".json")
 	var out admission.Outcome
 	if data, err := os.ReadFile(path); err == nil && json.Unmarshal(data, &out) == nil && (out.Verdict != nil || out.Error != "") {
+		c.hits.Add(1)
 		return out, nil
 	}
 	out, err := c.server.Validate(r)

@@ -47,7 +47,11 @@ func TestVerdictsCache(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return server.calls.Load() - before, res.Findings
+		calls = server.calls.Load() - before
+		if int(calls)+res.Cached != 1 {
+			t.Errorf("%d validation(s) and %d verdict(s) from the cache for one CRD", calls, res.Cached)
+		}
+		return calls, res.Findings
 	}
 	a := &countingServer{id: "a"}
 	steps := []struct {
