@@ -8,4 +8,13 @@
 // would read as another type quoted. Marshalling typed Go structs directly
 // would change key order and drop or add empty fields, so callers convert to
 // a map first (ToMap) and marshal that.
+//
+// A File is a manifest as one stage hands it to the next in one process:
+// path, bytes and the object Parse returns for them. Because ToMap is a
+// JSON round trip, as Parse is after its YAML-to-JSON step, an object
+// built in memory and converted with ToMap is indistinguishable from its
+// marshalled bytes parsed again (numbers are float64 either way), which is
+// what lets a stage hand its objects on without changing a byte of
+// output. A Reader gives a stage its input files: the handed-over ones as
+// they are, any other read and parsed.
 package manifest

@@ -10,7 +10,9 @@
 // directory. Its .yaml files are the generated partial manifests; the
 // .yaml files of D/manual-override-crd-manifests/<crdName>/, if present,
 // are hand-written overrides. Everything is read through the run's tree,
-// so files an earlier stage wrote in the same run are seen. Any other
+// so files an earlier stage wrote in the same run are seen; in one process
+// the manifests stage 2 processed arrive typed (Input.Files) and are
+// neither read nor parsed again (manifest.Reader). Any other
 // entry of a CRD directory (a sub-directory, a file not ending in .yaml)
 // is an error; overrides for a CRD without a generated directory are a
 // warning. A version directory without a featuregated directory is left

@@ -87,9 +87,11 @@ func (r *reporter) addError(err error) {
 	r.list.AddError(err)
 }
 
-// inputReader reads manifests through the tree.
+// inputReader reads manifests through the tree, or takes those stage 2
+// handed over.
 type inputReader struct {
 	tree    *tree.Tree
+	files   *manifest.Reader
 	base    string
 	crdType typed.ParseableType
 	// knownGates are the gates the payload FeatureGate manifests list.
@@ -184,16 +186,18 @@ var yamlLine = regexp.MustCompile(`line (\d+)`)
 // returns nil when the file cannot take part in a merge.
 func (r *inputReader) readManifest(path, crdName string, rep *reporter) *partialManifest {
 	file := r.rel(path)
-	data, err := r.tree.ReadFile(path)
+	f, err := r.files.Read(path)
 	if err != nil {
 		rep.add(diag.Errorf(file, 0, "", "cannot read: %v", err))
 		return nil
 	}
-	if n := manifest.CountDocuments(data); n > 1 {
-		rep.add(diag.Errorf(file, 0, "", "holds %d YAML documents; a manifest is exactly one CustomResourceDefinition", n))
-		return nil
+	if _, handed := r.files.Handed(path); !handed {
+		if n := manifest.CountDocuments(f.Data); n > 1 {
+			rep.add(diag.Errorf(file, 0, "", "holds %d YAML documents; a manifest is exactly one CustomResourceDefinition", n))
+			return nil
+		}
 	}
-	obj, err := manifest.Parse(data)
+	obj, err := f.Object, f.ParseErr
 	if err != nil {
 		line := 0
 		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {

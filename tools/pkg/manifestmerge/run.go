@@ -31,6 +31,11 @@ type Input struct {
 	// Problems receives every problem found in the inputs. When nil, Run
 	// returns the errors it would have recorded as its error.
 	Problems *diag.List
+	// Files are the manifests stage 2 produced in the same process; the
+	// stage takes them as they are instead of reading and parsing their
+	// files again. Every other input is read through the Tree (all of
+	// them, for the separate sub-command).
+	Files []*manifest.File
 	// Payload is the payload FeatureGate directory (SPEC §2.5), as
 	// features/payload read it; its Path names it in messages. Without a
 	// versioned manifest in it the stage fails.
@@ -137,7 +142,7 @@ func Run(in Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	reader := &inputReader{tree: in.Tree, base: in.Discovery.BaseDir, crdType: crdType, knownGates: map[string]bool{}}
+	reader := &inputReader{tree: in.Tree, files: manifest.NewReader(in.Tree, in.Files), base: in.Discovery.BaseDir, crdType: crdType, knownGates: map[string]bool{}}
 	if in.Payload != nil {
 		for _, g := range in.Payload.Gates() {
 			reader.knownGates[string(g)] = true

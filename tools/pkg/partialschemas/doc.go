@@ -78,8 +78,12 @@
 // Run returns, per processed version, the CRDs found (name, kind, plural,
 // scope, sorted gate entries, top-level gates) and their partial manifests
 // (path, gate names, whether the file was written or left alone), plus the
-// versions it skipped and why. The progress report prints it; stage 2 can
-// take the manifests to complete from it instead of listing directories.
+// versions it skipped and why. The progress report prints it. Each partial
+// manifest also carries its bytes and its object, exactly as
+// manifest.Parse returns it for those bytes: what stage 1 wrote (the JSON
+// round trip of the typed CRD it marshalled), or the existing file it left
+// alone (parsed once for the comparison, schema kept). Stage 2 takes them
+// (Result.Manifests) instead of reading and parsing the files again.
 //
 // # Choices where the specification leaves room
 //

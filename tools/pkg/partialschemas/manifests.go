@@ -72,15 +72,24 @@ func (c *CRD) Object(entry string) *apiextensionsv1.CustomResourceDefinition {
 // the generic form of obj without status and creationTimestamp, marshalled
 // with manifest.Marshal.
 func MarshalObject(obj *apiextensionsv1.CustomResourceDefinition) ([]byte, error) {
+	_, data, err := marshalObject(obj)
+	return data, err
+}
+
+// marshalObject is MarshalObject that also returns the generic form it
+// serialised: a JSON round trip of obj, so exactly what manifest.Parse
+// returns for the bytes.
+func marshalObject(obj *apiextensionsv1.CustomResourceDefinition) (map[string]any, []byte, error) {
 	m, err := manifest.ToMap(obj)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	delete(m, "status")
 	if md, ok := m["metadata"].(map[string]any); ok {
 		delete(md, "creationTimestamp")
 	}
-	return manifest.Marshal(m)
+	data, err := manifest.Marshal(m)
+	return m, data, err
 }
 
 // sameIgnoringSchema reports whether existing (the bytes of a partial
@@ -88,30 +97,41 @@ func MarshalObject(obj *apiextensionsv1.CustomResourceDefinition) ([]byte, error
 // is removed, using Kubernetes semantic equality (nil equals empty). A
 // parse error is returned; anything else that keeps the file from matching
 // (no or several versions, fields a CRD does not have) makes it differ.
-func sameIgnoringSchema(existing []byte, want *apiextensionsv1.CustomResourceDefinition) (bool, error) {
+// The parsed file is returned too, schema included, so that stage 2 need
+// not parse it again.
+func sameIgnoringSchema(existing []byte, want *apiextensionsv1.CustomResourceDefinition) (bool, map[string]any, error) {
 	m, err := manifest.Parse(existing)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	spec, _ := m["spec"].(map[string]any)
 	versions, _ := spec["versions"].([]any)
 	if len(versions) != 1 {
-		return false, nil
+		return false, m, nil
 	}
-	if v, ok := versions[0].(map[string]any); ok {
-		delete(v, "schema")
-	}
-	data, err := json.Marshal(m)
+	data, err := jsonWithoutSchema(m, versions[0])
 	if err != nil {
-		return false, nil
+		return false, m, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var got apiextensionsv1.CustomResourceDefinition
 	if err := dec.Decode(&got); err != nil {
-		return false, nil
+		return false, m, nil
 	}
-	return equality.Semantic.DeepEqual(&got, want), nil
+	return equality.Semantic.DeepEqual(&got, want), m, nil
+}
+
+// jsonWithoutSchema marshals m as JSON without the schema of its version
+// entry, which is restored afterwards: m is handed on unchanged.
+func jsonWithoutSchema(m map[string]any, version any) ([]byte, error) {
+	if v, ok := version.(map[string]any); ok {
+		if schema, had := v["schema"]; had {
+			delete(v, "schema")
+			defer func() { v["schema"] = schema }()
+		}
+	}
+	return json.Marshal(m)
 }
 
 // writeCRD applies the write policy (SPEC 3.6) to every partial manifest
@@ -141,11 +161,12 @@ func (r *run) writeCRD(crd *CRD) {
 	type pending struct {
 		m    *PartialManifest
 		data []byte
+		obj  map[string]any
 	}
 	var writes []pending
 	for _, m := range crd.Manifests {
 		obj := crd.Object(m.Entry)
-		data, err := MarshalObject(obj)
+		generic, data, err := marshalObject(obj)
 		if err != nil {
 			r.fail(crd, diag.Errorf(r.rel(m.Path), 0, "", "cannot serialise the partial manifest: %v", err))
 			continue
@@ -157,24 +178,24 @@ func (r *run) writeCRD(crd *CRD) {
 			r.fail(crd, diag.Errorf(r.rel(m.Path), 0, "", "cannot read the existing partial manifest: %v", err))
 			continue
 		case len(bytes.TrimSpace(old)) > 0:
-			same, perr := sameIgnoringSchema(old, obj)
+			same, parsed, perr := sameIgnoringSchema(old, obj)
 			if perr != nil {
 				r.fail(crd, diag.Errorf(r.rel(m.Path), 0, "", "the existing partial manifest is not valid YAML (fix or delete it): %v", perr))
 				continue
 			}
 			if same {
-				m.Action = Unchanged
+				m.Action, m.Data, m.Object = Unchanged, old, parsed
 				continue
 			}
 		}
-		writes = append(writes, pending{m, data})
+		writes = append(writes, pending{m, data, generic})
 	}
 	if crd.Failed {
 		return
 	}
 	for _, w := range writes {
 		r.t.WriteFile(w.m.Path, w.data)
-		w.m.Action = Written
+		w.m.Action, w.m.Data, w.m.Object = Written, w.data, w.obj
 	}
 	for _, p := range stray {
 		r.t.Remove(p)

@@ -60,6 +60,31 @@ type Result struct {
 	Skipped []SkippedVersion
 }
 
+// Manifests returns the partial manifests of every CRD that did not
+// fail, with their bytes and objects: what stage 1 hands to stage 2.
+func (r *Result) Manifests() []*PartialManifest {
+	var out []*PartialManifest
+	for _, v := range r.Versions {
+		for _, crd := range v.CRDs {
+			for _, m := range crd.Manifests {
+				if !crd.Failed && m.Object != nil {
+					out = append(out, m)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Release drops the bytes and objects of the partial manifests: stage 2
+// takes them over, and their old schemas would otherwise be held for the
+// rest of the run.
+func (r *Result) Release() {
+	for _, m := range r.Manifests() {
+		m.Data, m.Object = nil, nil
+	}
+}
+
 // SkippedVersion is a version stage 1 left alone.
 type SkippedVersion struct {
 	Version *discovery.Version
@@ -156,6 +181,18 @@ type PartialManifest struct {
 	// Path is the absolute file path.
 	Path   string
 	Action Action
+	// Data are the file's bytes once stage 1 ran (what it wrote, or the
+	// existing file it left unchanged, schema included), and Object is
+	// exactly manifest.Parse(Data): stage 2 takes both instead of reading
+	// and parsing the file again. Both are nil for a CRD that failed, and
+	// once Result.Release dropped them.
+	Data   []byte
+	Object map[string]any
+}
+
+// File returns the manifest as stage 1 hands it on.
+func (m *PartialManifest) File() *manifest.File {
+	return &manifest.File{Path: m.Path, Data: m.Data, Object: m.Object}
 }
 
 // FileName returns the file name of the manifest of entry.

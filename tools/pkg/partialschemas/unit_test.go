@@ -79,7 +79,7 @@ func TestSameIgnoringSchema(t *testing.T) {
 		{"invalid YAML", "a: [\n", false, true},
 	}
 	for _, c := range cases {
-		same, err := sameIgnoringSchema([]byte(c.content), want)
+		same, _, err := sameIgnoringSchema([]byte(c.content), want)
 		if same != c.same || (err != nil) != c.err {
 			t.Errorf("%s: same=%v err=%v, want same=%v err=%v", c.name, same, err, c.same, c.err)
 		}

@@ -37,15 +37,21 @@
 // absolute file names inside the stages and are rendered relative to the
 // base directory in one place, Run.Relative.
 //
-// Stage 2 and the merge still take the previous stage's manifests as
-// bytes from the in-memory tree and parse them again, which keeps one code
-// path for the separate sub-commands; handing them the typed manifests of
-// partialschemas.Result is the next step.
+// The stages hand their manifests on typed: each of stage 1's partial
+// manifests (partialschemas.Result.Manifests) carries its path, its bytes
+// and its object exactly as manifest.Parse returns it for those bytes,
+// and its gate set; stage 2 takes them (schemapatch.Input.Partials) and
+// hands the manifests it processed to the merge the same way
+// (schemapatch.Result.Files → manifestmerge.Input.Files). Nothing one stage
+// produced is read or parsed again; each step drops the previous step's
+// copies once it took them over. The tree still receives every file.
 //
 // The on-disk files between the stages remain the contract of the
 // separate sub-commands (codegen empty-partial-schemas, schemapatch,
-// crd-manifest-merge select Options.Stages); a run of all three in one
-// process produces the same bytes.
+// crd-manifest-merge select Options.Stages): with nothing handed over, a
+// stage reads every input through the tree with the same reader
+// (manifest.Reader), and a run of all three in one process produces the
+// same bytes.
 //
 // # Adding a step
 //

@@ -15,6 +15,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifestmerge"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/markerdefs"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/partialschemas"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/requiredannotations"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/schemapatch"
@@ -331,6 +332,19 @@ func (c *Checked) PartialManifests() (*Partials, error) {
 	return p, nil
 }
 
+// handOn returns stage 1's partial manifests as stage 2 takes them, with
+// the gate set of each; none when stage 1 did not run.
+func (p *Partials) handOn() []schemapatch.Partial {
+	if p.Result == nil {
+		return nil
+	}
+	var out []schemapatch.Partial
+	for _, m := range p.Result.Manifests() {
+		out = append(out, schemapatch.Partial{File: m.File(), Gates: markerdefs.NewGateSet(m.GateNames...)})
+	}
+	return out
+}
+
 // Schemas are the partial manifests with their schemas filled, one schema
 // per kind and gate set, in the tree. Result is nil when stage 2 was not
 // selected.
@@ -345,10 +359,13 @@ func (p *Partials) Schemas() (*Schemas, error) {
 	s := &Schemas{Partials: p}
 	err := r.stage(SchemaPatch, "schemapatch", func() error {
 		res, err := schemapatch.Run(schemapatch.Input{Discovery: p.Discovered.Result, Universe: p.Universe, Tree: r.Tree, Problems: r.Problems,
-			EnumFromConstants: p.Config.EnumFromConstants})
+			EnumFromConstants: p.Config.EnumFromConstants, Partials: p.handOn()})
 		if err == nil {
 			s.Result = res
 			r.Stats.GateSets, r.Stats.SchemasGenerated = res.GateSets, res.Schemas
+		}
+		if p.Result != nil {
+			p.Result.Release() // stage 2's files supersede them
 		}
 		return err
 	})
@@ -379,7 +396,14 @@ func (s *Schemas) Merge() (*Merged, error) {
 			r.Problems.Add(r.payloadProblems(err)...)
 			return nil
 		}
-		res, err := manifestmerge.Run(manifestmerge.Input{Discovery: s.Discovered.Result, Tree: r.Tree, Problems: r.Problems, Payload: d})
+		in := manifestmerge.Input{Discovery: s.Discovered.Result, Tree: r.Tree, Problems: r.Problems, Payload: d}
+		if s.Result != nil {
+			in.Files = s.Result.Files
+		}
+		res, err := manifestmerge.Run(in)
+		if s.Result != nil {
+			s.Result.Files = nil // merged; the tree holds their bytes
+		}
 		if err == nil {
 			m.Result = res
 			tot := res.Totals()

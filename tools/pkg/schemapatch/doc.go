@@ -23,6 +23,15 @@
 // manifest without such annotations (in which even featureGate="" markers
 // are off).
 //
+// In one process (the pipeline), stage 1's partial manifests arrive typed
+// in Input.Partials: path, bytes, parsed object and gate set, so they are
+// neither read nor parsed again. The other files (overrides, stage 3
+// output, test suites) are read through the tree and parsed on every core,
+// as every file is by the separate sub-command. The manifests processed
+// leave typed too (Result.Files: path, bytes as written, object) for stage
+// 3; an object handed on is never modified, the schema is set on copies of
+// the maps leading to it.
+//
 // # One load, one parser per gate set
 //
 // All Go packages are loaded and type-checked once per run (goload.Universe)

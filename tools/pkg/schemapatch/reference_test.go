@@ -87,7 +87,8 @@ func TestReferenceSchemasRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := setSchemas(obj, map[string]map[string]any{"v1": converted, "v1alpha1": converted}); err != nil {
+		obj, err = withSchemas(obj, map[string]map[string]any{"v1": converted, "v1alpha1": converted})
+		if err != nil {
 			t.Fatal(err)
 		}
 		out, err := manifest.Marshal(obj)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -38,6 +39,19 @@ type Input struct {
 	// type's typed constants (enumFromConstants in .gatedcrd.yaml). When
 	// false, +enum has no effect, as in the reference generator.
 	EnumFromConstants bool
+	// Partials are the partial manifests stage 1 produced in the same
+	// process, each with the gate set it stands for. Run takes them as they
+	// are instead of reading and parsing their files; every other .yaml
+	// file below the version directories is read through the Tree (all of
+	// them, for the separate sub-command).
+	Partials []Partial
+}
+
+// Partial is a partial manifest handed over by stage 1: the file, and the
+// gates its feature-gate annotations name.
+type Partial struct {
+	*manifest.File
+	Gates markerdefs.GateSet
 }
 
 // Result says what a run did, for progress reporting.
@@ -59,6 +73,11 @@ type Result struct {
 	Schemas int
 	// Timing is the time spent in each phase.
 	Timing Timing
+	// Files are the processed manifests as the Tree now holds them, in
+	// path order: stage 3 takes them instead of reading and parsing their
+	// files again. Their objects share schema maps; nothing may modify
+	// them. The pipeline drops them once the merge took them.
+	Files []*manifest.File
 }
 
 // Timing is the wall-clock time of each phase of a run.
@@ -143,9 +162,12 @@ func (s *stage) run() {
 // selectManifests finds the manifests to process (SPEC 4.1): every .yaml
 // file below each selected version directory of a group whose stage 2 is
 // enabled, that is an apiextensions.k8s.io/v1 CustomResourceDefinition and
-// not stage 3 output.
+// not stage 3 output. Stage 1's partial manifests are taken as handed
+// over; the other files are read and parsed on every core.
 func (s *stage) selectManifests() {
 	seen := map[string]bool{}
+	var paths []string
+	pkgsOf := map[string][]*loader.Package{}
 	for _, g := range s.in.Discovery.Groups {
 		if g.Config.SchemaPatch.Disabled {
 			continue
@@ -169,15 +191,55 @@ func (s *stage) selectManifests() {
 					return
 				}
 				seen[path] = true
-				if m := s.readManifest(path); m != nil {
-					m.pkgs = pkgs
-					s.manifests = append(s.manifests, m)
-				}
+				paths = append(paths, path)
+				pkgsOf[path] = pkgs
 			})
+		}
+	}
+	for i, sel := range s.readManifests(paths) {
+		s.sink.add(sel.problems...)
+		if m := sel.manifest; m != nil {
+			m.pkgs = pkgsOf[paths[i]]
+			s.manifests = append(s.manifests, m)
 		}
 	}
 	sort.SliceStable(s.manifests, func(i, j int) bool { return s.manifests[i].path < s.manifests[j].path })
 	s.res.Manifests = len(s.manifests)
+}
+
+// selected is the verdict on one file: the manifest to process, if any,
+// and the problems to report in path order.
+type selected struct {
+	manifest *crdManifest
+	problems []diag.Diagnostic
+}
+
+// readManifests decides for each path whether it is a manifest to process
+// (readManifest): a partial manifest stage 1 handed over is taken as it
+// is, any other file is read through the Tree and parsed. Parsing YAML is
+// the costly part, so files are read on every core, and a file that is
+// not to be processed is dropped right away.
+func (s *stage) readManifests(paths []string) []selected {
+	byPath := make(map[string]Partial, len(s.in.Partials))
+	for _, p := range s.in.Partials {
+		byPath[p.Path] = p
+	}
+	reader := manifest.NewReader(s.in.Tree, nil)
+	out := make([]selected, len(paths))
+	parallel(len(paths), func(i int) {
+		rel := s.sink.rel(paths[i])
+		if p, ok := byPath[paths[i]]; ok {
+			out[i].manifest, out[i].problems = readManifest(rel, p.File, p.Gates)
+			return
+		}
+		f, err := reader.Read(paths[i])
+		if err != nil {
+			out[i].problems = []diag.Diagnostic{diag.Errorf(rel, 0, "", "cannot read: %v", err)}
+			return
+		}
+		out[i].manifest, out[i].problems = readManifest(rel, f, nil)
+	})
+	return out
 }
 
 // walk calls fn for every .yaml file below dir, in byte order of the path
@@ -200,92 +262,82 @@ func (s *stage) walk(dir string, fn func(path string)) {
 	}
 }
 
-// readManifest reads path and returns it when it is a CRD manifest stage 2
-// processes, or nil.
-func (s *stage) readManifest(path string) *crdManifest {
-	rel := s.sink.rel(path)
-	data, err := s.in.Tree.ReadFile(path)
-	if err != nil {
-		s.sink.add(diag.Errorf(rel, 0, "", "cannot read: %v", err))
-		return nil
-	}
-	obj, err := manifest.Parse(data)
+// readManifest returns f (shown as rel) when it is a CRD manifest stage 2
+// processes, or nil, and the problems found. gates is the gate set of a
+// partial manifest stage 1 handed over (nil: read the annotations).
+func readManifest(rel string, f *manifest.File, gates markerdefs.GateSet) (*crdManifest, []diag.Diagnostic) {
+	data, obj, err := f.Data, f.Object, f.ParseErr
 	if err != nil {
 		if slices.Contains(strings.Split(filepath.ToSlash(rel), "/"), manifest.PartialManifestsDirName) {
 			// Stage 1 writes only CRDs there: a broken file is a broken
 			// partial manifest, which --verify must not pass.
-			s.sink.add(diag.Errorf(rel, 0, "", "is not a valid YAML object, but %s holds generated partial manifests: %v; regenerate them (codegen crd-manifests)", manifest.PartialManifestsDirName, err))
-		} else {
-			s.sink.add(diag.Warningf(rel, 0, "", "not a YAML object, so not a CRD manifest; skipped: %v", err))
+			return nil, []diag.Diagnostic{diag.Errorf(rel, 0, "", "is not a valid YAML object, but %s holds generated partial manifests: %v; regenerate them (codegen crd-manifests)", manifest.PartialManifestsDirName, err)}
 		}
-		return nil
+		return nil, []diag.Diagnostic{diag.Warningf(rel, 0, "", "not a YAML object, so not a CRD manifest; skipped: %v", err)}
 	}
 	if obj == nil || obj["apiVersion"] != "apiextensions.k8s.io/v1" || obj["kind"] != "CustomResourceDefinition" {
-		return nil
+		return nil, nil
 	}
-	if n := manifest.CountDocuments(data); n > 1 {
-		// Rewriting would keep only the first document and silently drop
-		// the rest of a hand-written file.
-		s.sink.add(diag.Errorf(rel, 0, "", "holds %d YAML documents; a CRD manifest is exactly one CustomResourceDefinition (split the file)", n))
-		return nil
+	if gates == nil {
+		if n := manifest.CountDocuments(data); n > 1 {
+			// Rewriting would keep only the first document and silently drop
+			// the rest of a hand-written file.
+			return nil, []diag.Diagnostic{diag.Errorf(rel, 0, "", "holds %d YAML documents; a CRD manifest is exactly one CustomResourceDefinition (split the file)", n)}
+		}
 	}
-	m := &crdManifest{path: path, data: data, obj: obj, gates: markerdefs.GateSet{}}
+	m := &crdManifest{path: f.Path, data: data, obj: obj, gates: markerdefs.GateSet{}}
 	meta, ok := optionalMap(obj, "metadata")
 	if !ok {
-		s.sink.add(diag.Errorf(rel, 0, "metadata", "must be a mapping"))
-		return nil
+		return nil, []diag.Diagnostic{diag.Errorf(rel, 0, "metadata", "must be a mapping")}
 	}
 	annotations, ok := optionalMap(meta, "annotations")
 	if !ok {
-		s.sink.add(diag.Errorf(rel, 0, "metadata.annotations", "must be a mapping"))
-		return nil
+		return nil, []diag.Diagnostic{diag.Errorf(rel, 0, "metadata.annotations", "must be a mapping")}
 	}
 	if annotations[manifest.MergedAnnotation] == mergedValue {
-		return nil
+		return nil, nil
 	}
 	if v, ok := annotations[manifest.FeatureSetAnnotation]; ok {
-		s.sink.add(diag.Errorf(rel, 0, manifest.FeatureSetAnnotation+": "+fmt.Sprint(v),
-			"legacy FeatureSet mode is not supported: stage 2 generates schemas for the gates named by %s<Gate> annotations; remove this annotation", manifest.FeatureGateAnnotationPrefix))
-		return nil
+		return nil, []diag.Diagnostic{diag.Errorf(rel, 0, manifest.FeatureSetAnnotation+": "+fmt.Sprint(v),
+			"legacy FeatureSet mode is not supported: stage 2 generates schemas for the gates named by %s<Gate> annotations; remove this annotation", manifest.FeatureGateAnnotationPrefix)}
 	}
-	for key := range annotations {
-		if gate, ok := strings.CutPrefix(key, manifest.FeatureGateAnnotationPrefix); ok {
-			m.gates[gate] = true
+	if gates != nil {
+		m.gates = gates
+	} else {
+		for key := range annotations {
+			if gate, ok := strings.CutPrefix(key, manifest.FeatureGateAnnotationPrefix); ok {
+				m.gates[gate] = true
+			}
 		}
 	}
 	spec, ok := optionalMap(obj, "spec")
 	if !ok {
-		s.sink.add(diag.Errorf(rel, 0, "spec", "must be a mapping"))
-		return nil
+		return nil, []diag.Diagnostic{diag.Errorf(rel, 0, "spec", "must be a mapping")}
 	}
 	names, ok := optionalMap(spec, "names")
 	if !ok {
-		s.sink.add(diag.Errorf(rel, 0, "spec.names", "must be a mapping"))
-		return nil
+		return nil, []diag.Diagnostic{diag.Errorf(rel, 0, "spec.names", "must be a mapping")}
 	}
 	m.apiGroup, _ = spec["group"].(string)
 	m.kind, _ = names["kind"].(string)
 	if raw, present := spec["versions"]; present && raw != nil {
 		list, ok := raw.([]any)
 		if !ok {
-			s.sink.add(diag.Errorf(rel, 0, "spec.versions", "must be a list"))
-			return nil
+			return nil, []diag.Diagnostic{diag.Errorf(rel, 0, "spec.versions", "must be a list")}
 		}
 		for i, item := range list {
 			entry, ok := item.(map[string]any)
 			if !ok {
-				s.sink.add(diag.Errorf(rel, 0, fmt.Sprintf("spec.versions[%d]", i), "must be a mapping"))
-				return nil
+				return nil, []diag.Diagnostic{diag.Errorf(rel, 0, fmt.Sprintf("spec.versions[%d]", i), "must be a mapping")}
 			}
 			name, ok := entry["name"].(string)
 			if !ok || name == "" {
-				s.sink.add(diag.Errorf(rel, 0, fmt.Sprintf("spec.versions[%d].name", i), "must be a non-empty string"))
-				return nil
+				return nil, []diag.Diagnostic{diag.Errorf(rel, 0, fmt.Sprintf("spec.versions[%d].name", i), "must be a non-empty string")}
 			}
 			m.versions = append(m.versions, name)
 		}
 	}
-	return m
+	return m, nil
 }
 
 // optionalMap returns obj[key] as a mapping; an absent or null value is an
@@ -392,6 +444,7 @@ func (s *stage) match(gen *generation, m *crdManifest) {
 func (s *stage) write(gens []*generation) {
 	type output struct {
 		data    []byte
+		obj     map[string]any
 		problem *diag.Diagnostic
 		skip    bool
 	}
@@ -402,20 +455,22 @@ func (s *stage) write(gens []*generation) {
 			outs[i].skip = true
 			return
 		}
+		obj := m.obj
 		if len(m.schemas) > 0 {
-			if err := setSchemas(m.obj, m.schemas); err != nil {
+			var err error
+			if obj, err = withSchemas(m.obj, m.schemas); err != nil {
 				d := diag.Errorf(s.sink.rel(m.path), 0, "spec", "%v", err)
 				outs[i].problem = &d
 				return
 			}
 		}
-		data, err := manifest.Marshal(m.obj)
+		data, err := manifest.Marshal(obj)
 		if err != nil {
 			d := diag.Errorf(s.sink.rel(m.path), 0, "", "cannot serialise: %v", err)
 			outs[i].problem = &d
 			return
 		}
-		outs[i].data = data
+		outs[i].data, outs[i].obj = data, obj
 	}
 	// failed() reads loader state: settle it before going parallel.
 	for _, g := range gens {
@@ -437,6 +492,7 @@ func (s *stage) write(gens []*generation) {
 				s.in.Tree.WriteFile(m.path, o.data)
 				s.res.Updated++
 			}
+			s.res.Files = append(s.res.Files, &manifest.File{Path: m.path, Data: o.data, Object: o.obj})
 		}
 	}
 }
@@ -465,30 +521,40 @@ func parallel(n int, fn func(i int)) {
 	wg.Wait()
 }
 
-// setSchemas writes schemas (by version name) into a CRD manifest: versions
-// with a schema get it as schema.openAPIV3Schema, the others lose their
-// schema, and the legacy spec.validation goes.
-func setSchemas(obj map[string]any, schemas map[string]map[string]any) error {
+// withSchemas returns a CRD manifest with schemas (by version name)
+// written into it: versions with a schema get it as
+// schema.openAPIV3Schema, the others lose their schema, and the legacy
+// spec.validation goes. obj is not modified (it may be stage 1's object):
+// the maps on the way to the schemas are copied.
+func withSchemas(obj map[string]any, schemas map[string]map[string]any) (map[string]any, error) {
 	spec, ok := obj["spec"].(map[string]any)
 	if !ok {
-		return errors.New("must be a mapping")
+		return nil, errors.New("must be a mapping")
 	}
+	spec = maps.Clone(spec)
 	delete(spec, "validation")
-	versions, _ := spec["versions"].([]any)
-	for _, item := range versions {
-		entry, ok := item.(map[string]any)
-		if !ok {
-			return errors.New("spec.versions entries must be mappings")
+	if versions, ok := spec["versions"].([]any); ok {
+		versions = slices.Clone(versions)
+		for i, item := range versions {
+			entry, ok := item.(map[string]any)
+			if !ok {
+				return nil, errors.New("spec.versions entries must be mappings")
+			}
+			entry = maps.Clone(entry)
+			versions[i] = entry
+			name, _ := entry["name"].(string)
+			schema, ok := schemas[name]
+			if !ok {
+				delete(entry, "schema")
+				continue
+			}
+			entry["schema"] = map[string]any{"openAPIV3Schema": schema}
 		}
-		name, _ := entry["name"].(string)
-		schema, ok := schemas[name]
-		if !ok {
-			delete(entry, "schema")
-			continue
-		}
-		entry["schema"] = map[string]any{"openAPIV3Schema": schema}
+		spec["versions"] = versions
 	}
-	return nil
+	out := maps.Clone(obj)
+	out["spec"] = spec
+	return out, nil
 }
 
 // schemaToMap converts a schema to the generic form manifests are

@@ -1,6 +1,7 @@
 package schemapatch
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -25,9 +26,29 @@ func TestGoldenGates(t *testing.T) {
 
 	want := Result{Manifests: 7, Updated: 7, Unmatched: 1, GateSets: 5, Schemas: 6}
 	got := *res
-	got.Timing = Timing{}
-	if got != want {
+	got.Timing, got.Files = Timing{}, nil
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("result = %+v, want %+v", got, want)
+	}
+	if len(res.Files) != res.Manifests {
+		t.Errorf("%d files handed on, want one per processed manifest (%d)", len(res.Files), res.Manifests)
+	}
+	for _, f := range res.Files {
+		checkHandedOn(t, tr, f)
+	}
+}
+
+// checkHandedOn checks that a file handed to stage 3 is what the tree
+// holds and that its object is exactly what parsing the bytes gives.
+func checkHandedOn(t *testing.T, tr *tree.Tree, f *manifest.File) {
+	t.Helper()
+	data, err := tr.ReadFile(f.Path)
+	if err != nil || !bytes.Equal(data, f.Data) {
+		t.Errorf("%s: handed-on bytes differ from the tree's (%v)", f.Path, err)
+	}
+	parsed, err := manifest.Parse(f.Data)
+	if err != nil || !reflect.DeepEqual(parsed, f.Object) {
+		t.Errorf("%s: handed-on object is not what parsing its bytes gives (%v)", f.Path, err)
 	}
 }
 
