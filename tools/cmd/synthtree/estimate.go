@@ -26,6 +26,9 @@ type counts struct {
 	GatedMaxItems     int // fields with FeatureGateAwareMaxItems
 	Overrides         int
 	CrossPackageRefs  int // fields whose type is declared in another package
+	CELRules          int // +kubebuilder:validation:XValidation markers
+	MaxDepth          int // deepest chain of struct fields below a CRD's root type
+	Aggregates        int // CRDs whose status embeds their package's other specs
 	PartialManifests  int // stage 1 files expected
 	MergedFiles       int // stage 3 files expected (estimate)
 	PayloadFiles      int
@@ -38,12 +41,14 @@ func (c counts) String() string {
 %d gated fields (%d behind two gates), %d FeatureGateAware enums (%d reached through a pointer)
 %d requiredFeatureGate pairs, %d FeatureGateAwareXValidation markers, %d fields with FeatureGateAwareMaxItems
 %d cross-package field references, %d manual overrides, %d Go files
+%d CEL rules (XValidation markers), struct fields nested %d deep, %d aggregate CRDs
 expected: %d partial manifests, about %d merged CRD manifests`,
 		c.Groups, c.GroupVersions, c.CRDs, c.TypeGated,
 		c.Gates, c.PayloadFiles, c.GatesUsed,
 		c.GatedFields, c.DoubleGated, c.Enums, c.PointerEnums,
 		c.RequiredPairs, c.GatedXValidations, c.GatedMaxItems,
 		c.CrossPackageRefs, c.Overrides, c.GoFiles,
+		c.CELRules, c.MaxDepth, c.Aggregates,
 		c.PartialManifests, c.MergedFiles)
 }
 
@@ -73,9 +78,10 @@ func (p *plan) count() (counts, error) {
 	c := counts{Groups: len(p.Groups), GroupVersions: len(p.GVs), CRDs: len(p.CRDs), Gates: len(p.Gates)}
 	used := map[string]bool{}
 	enumTypes := map[*typeDecl]bool{}
-	c.GoFiles = 1
+	c.GoFiles = 2 // shared/types: types.go and its deepcopy
 	for _, gv := range p.GVs {
-		c.GoFiles += 2 + len(gv.CRDs)
+		// doc.go, register.go, the two generated files, a file per CRD
+		c.GoFiles += 4 + len(gv.CRDs)
 		if len(gv.Shared) > 0 {
 			c.GoFiles++
 		}
@@ -90,6 +96,7 @@ func (p *plan) count() (counts, error) {
 			c.Enums++
 			enumTypes[t] = true
 		}
+		c.CELRules += hasPrefix(t.Markers, mCEL)
 		for _, m := range t.Markers {
 			if strings.HasPrefix(m, mXVal) {
 				c.GatedXValidations++
@@ -112,6 +119,7 @@ func (p *plan) count() (counts, error) {
 				c.GatedFields++
 				c.DoubleGated++
 			}
+			c.CELRules += hasPrefix(f.Markers, mCEL)
 			if hasPrefix(f.Markers, mMaxItems) > 0 {
 				c.GatedMaxItems++
 			}
@@ -135,6 +143,10 @@ func (p *plan) count() (counts, error) {
 		if cr.Override != nil {
 			c.Overrides++
 		}
+		if cr.aggregate {
+			c.Aggregates++
+		}
+		c.MaxDepth = max(c.MaxDepth, depth(cr.Types[0]))
 	}
 	reg, err := p.registry()
 	if err != nil {
@@ -154,6 +166,17 @@ func (p *plan) count() (counts, error) {
 		c.MergedFiles += estimateMerged(reg, cr, entries, top)
 	}
 	return c, nil
+}
+
+// depth returns the longest chain of struct-typed fields below t.
+func depth(t *typeDecl) int {
+	d := 0
+	for _, f := range t.Fields {
+		if f.Type.Named != nil && f.Type.Named.Fields != nil && f.Type.Named != t {
+			d = max(d, 1+depth(f.Type.Named))
+		}
+	}
+	return d
 }
 
 // gateEntries walks the CRD's types as stage 1 does (SPEC 3.4) and returns

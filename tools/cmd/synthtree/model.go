@@ -127,6 +127,7 @@ type groupVersion struct {
 	// (only set on a block's common package).
 	Shared     []*typeDecl
 	SharedRefs []*typeDecl // the struct types CRDs reference
+	Platform   *typeDecl   // the deep shared struct (common package only)
 }
 
 func (gv *groupVersion) Dir() string        { return gv.Group.Word + "/" + gv.Version }
@@ -152,6 +153,7 @@ type crd struct {
 	requiredPair bool
 	sharedRef    bool
 	forceShared  bool
+	aggregate    bool // embeds its package's other CRDs (irregular.go)
 }
 
 func (c *crd) Name() string { return c.Plural + "." + c.GV.Group.Name }
@@ -203,6 +205,7 @@ type plan struct {
 	Gates   []*gate
 	Shared  []*typeDecl // the plain (non-API) shared types package
 	r       *rand.Rand
+	ir      *rand.Rand // the irregular part (irregular.go)
 	gateSet map[string]bool
 	nextPR  int
 }
@@ -248,6 +251,7 @@ func newPlan(seed uint64, groups int) (*plan, error) {
 		Seed:    seed,
 		Targets: targetsFor(groups),
 		r:       rand.New(rand.NewPCG(seed, seed^0x5eed5eed5eed5eed)),
+		ir:      rand.New(rand.NewPCG(seed, seed^0x1a2b3c4d5e6f7081)),
 		gateSet: map[string]bool{},
 		nextPR:  1000,
 	}
@@ -263,8 +267,14 @@ func newPlan(seed uint64, groups int) (*plan, error) {
 		return nil, err
 	}
 	p.buildShared()
+	p.chooseAggregates()
 	for _, c := range p.CRDs {
 		newCRDBuilder(p, c).build()
+	}
+	for _, c := range p.CRDs {
+		if c.aggregate {
+			p.addAggregate(c)
+		}
 	}
 	return p, nil
 }

@@ -33,6 +33,10 @@ func (p *plan) render() ([]file, error) {
 		return nil, err
 	}
 	add("shared/types/types.go", src)
+	if src, err = deepCopyGo("types", sharedTypesPath, p.Shared); err != nil {
+		return nil, err
+	}
+	add("shared/types/zz_generated.deepcopy.go", src)
 
 	for _, gv := range p.GVs {
 		dir := gv.Dir()
@@ -59,6 +63,15 @@ func (p *plan) render() ([]file, error) {
 				add(dir+"/manual-override-crd-manifests/"+c.Name()+"/"+c.Override.FileName, overrideYAML(c))
 			}
 		}
+		types := gv.types()
+		if src, err = deepCopyGo(gv.Version, gv.ImportPath(), types); err != nil {
+			return nil, err
+		}
+		add(dir+"/zz_generated.deepcopy.go", src)
+		if src, err = swaggerDocGo(gv.Version, gv.ImportPath(), types); err != nil {
+			return nil, err
+		}
+		add(dir+"/zz_generated.swagger_doc_generated.go", src)
 	}
 
 	pfiles, err := p.payloadFiles()
@@ -104,12 +117,20 @@ func goFile(pkgName, pkg, pkgDoc string, types []*typeDecl) ([]byte, error) {
 	for _, t := range types {
 		writeDecl(&body, pkg, t, imports)
 	}
-	var b bytes.Buffer
+	var lead strings.Builder
 	if pkgDoc != "" {
 		for _, l := range strings.Split(pkgDoc, "\n") {
-			fmt.Fprintf(&b, "// %s\n", l)
+			fmt.Fprintf(&lead, "// %s\n", l)
 		}
 	}
+	return assemble(pkgName, pkg, lead.String(), imports, body.Bytes())
+}
+
+// assemble writes lead (comment lines, verbatim), the package clause, the
+// imports and body, and formats the result with gofmt.
+func assemble(pkgName, pkg, lead string, imports map[string]string, body []byte) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(lead)
 	fmt.Fprintf(&b, "package %s\n\n", pkgName)
 	if len(imports) > 0 {
 		paths := make([]string, 0, len(imports))
@@ -123,7 +144,7 @@ func goFile(pkgName, pkg, pkgDoc string, types []*typeDecl) ([]byte, error) {
 		}
 		b.WriteString(")\n\n")
 	}
-	b.Write(body.Bytes())
+	b.Write(body)
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("formatting %s: %w\n%s", pkg, err, b.Bytes())

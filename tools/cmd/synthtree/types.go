@@ -11,6 +11,7 @@ const (
 	mEnum      = "+openshift:validation:FeatureGateAwareEnum:"
 	mXVal      = "+openshift:validation:FeatureGateAwareXValidation:"
 	mMaxItems  = "+openshift:validation:FeatureGateAwareMaxItems:"
+	mCEL       = "+kubebuilder:validation:XValidation:"
 	mOptional  = "+optional"
 	mRequired  = "+required"
 	mAtomic    = "+listType=atomic"
@@ -59,6 +60,7 @@ func (p *plan) buildShared() {
 			"+kubebuilder:validation:MaxLength=63")
 		cb.gatedField(tun, []*gate{g2})
 		cb.gatedField(tun, []*gate{g1, g2})
+		common.Platform = cb.buildPlatform(ep)
 		common.Shared = cb.types
 		common.SharedRefs = []*typeDecl{ep, tun}
 	}
@@ -81,7 +83,7 @@ func (b *crdBuilder) decl(name, doc string) *typeDecl {
 		b.names = map[string]bool{}
 	}
 	b.names[name] = true
-	t := &typeDecl{Name: name, Pkg: b.pkg, Doc: []string{doc}, Used: map[string]bool{}}
+	t := &typeDecl{Name: name, Pkg: b.pkg, Doc: append([]string{doc}, b.p.typeProse()...), Used: map[string]bool{}}
 	b.types = append(b.types, t)
 	return t
 }
@@ -96,7 +98,7 @@ func (b *crdBuilder) freshName(base string) string {
 }
 
 func (b *crdBuilder) add(t *typeDecl, json string, ref typeRef, required bool, doc string, markers ...string) *field {
-	f := &field{GoName: title(json), JSON: json, Type: ref, Doc: []string{doc}, Required: required}
+	f := &field{GoName: title(json), JSON: json, Type: ref, Doc: append([]string{doc}, b.p.prose(json)...), Required: required}
 	if required {
 		f.Markers = append(f.Markers, mRequired)
 	} else {
@@ -271,6 +273,8 @@ func (b *crdBuilder) build() {
 			"replicas is the desired number of replicas, exposed through the scale subresource.",
 			"+kubebuilder:validation:Minimum=0")
 	}
+
+	b.addPlatform(spec)
 
 	// Gated content.
 	if len(c.Gates) > 0 {
