@@ -358,14 +358,17 @@ func (p *Partials) Schemas() (*Schemas, error) {
 	r := p.Run
 	s := &Schemas{Partials: p}
 	err := r.stage(SchemaPatch, "schemapatch", func() error {
-		res, err := schemapatch.Run(schemapatch.Input{Discovery: p.Discovered.Result, Universe: p.Universe, Tree: r.Tree, Problems: r.Problems,
-			EnumFromConstants: p.Config.EnumFromConstants, Partials: p.handOn()})
+		in := schemapatch.Input{Discovery: p.Discovered.Result, Universe: p.Universe, Tree: r.Tree, Problems: r.Problems,
+			EnumFromConstants: p.Config.EnumFromConstants, Partials: p.handOn()}
+		if p.Result != nil {
+			// Stage 2 took them over; it drops each one (old schema and all)
+			// once its replacement is written.
+			p.Result.Release()
+		}
+		res, err := schemapatch.Run(in)
 		if err == nil {
 			s.Result = res
 			r.Stats.GateSets, r.Stats.SchemasGenerated = res.GateSets, res.Schemas
-		}
-		if p.Result != nil {
-			p.Result.Release() // stage 2's files supersede them
 		}
 		return err
 	})

@@ -134,6 +134,7 @@ func Run(in Input) (*Result, error) {
 		sink: &problemSink{list: list, base: in.Discovery.BaseDir, universe: in.Universe},
 		res:  &Result{},
 	}
+	in.Partials = nil // the stage drops them as it goes
 	s.run()
 	if in.Problems == nil {
 		return s.res, list.Err()
@@ -239,6 +240,7 @@ func (s *stage) readManifests(paths []string) []selected {
 		}
 		out[i].manifest, out[i].problems = readManifest(rel, f, nil)
 	})
+	s.in.Partials = nil
 	return out
 }
 
@@ -471,6 +473,9 @@ func (s *stage) write(gens []*generation) {
 			return
 		}
 		outs[i].data, outs[i].obj = data, obj
+		// The manifest as read, old schemas included, is not needed any
+		// more: let it go now rather than at the end of the stage.
+		m.obj = nil
 	}
 	// failed() reads loader state: settle it before going parallel.
 	for _, g := range gens {
