@@ -59,9 +59,10 @@ type Input struct {
 	BaseDir string
 	// CRDs are stage 1's CRDs with their partial manifests.
 	CRDs []*partialschemas.CRD
-	// Read returns a partial manifest as stage 2 filled it (the run's
-	// tree).
-	Read func(path string) ([]byte, error)
+	// Files reads the partial manifests as stage 2 filled them: those
+	// stage 2 handed over in the same process as they are, any other
+	// through the run's tree.
+	Files *manifest.Reader
 	// Locate finds markers; nil leaves only the type declaration's
 	// position for whole CRDs and no position otherwise.
 	Locate LocateFunc
@@ -147,15 +148,14 @@ const rootPath = "spec.versions[0].schema.openAPIV3Schema"
 
 // schema reads the openAPIV3Schema of a partial manifest's only version.
 func (in Input) schema(path string) (map[string]any, error) {
-	data, err := in.Read(path)
+	f, err := in.Files.Read(path)
 	if err != nil {
 		return nil, err
 	}
-	obj, err := manifest.Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if f.ParseErr != nil {
+		return nil, fmt.Errorf("%s: %w", path, f.ParseErr)
 	}
-	spec, _ := obj["spec"].(map[string]any)
+	spec, _ := f.Object["spec"].(map[string]any)
 	versions, _ := spec["versions"].([]any)
 	if len(versions) == 0 {
 		return map[string]any{}, nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
 	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/markerdefs"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/partialschemas"
 )
@@ -126,7 +127,7 @@ func collectExample(t *testing.T) map[string][]Change {
 	t.Helper()
 	crds, files := exampleCRDs()
 	in := Input{BaseDir: "/t", CRDs: crds,
-		Read: func(p string) ([]byte, error) { return []byte(files[p]), nil },
+		Files: manifest.NewReader(mapFiles(files), nil),
 		// A field gate naming G1 or G2 and a G2 enum are on line 42 of
 		// the kind's file; nothing else is found.
 		Locate: func(group, version, kind, path, name string, match func(any) bool) (string, int, bool) {
@@ -222,4 +223,36 @@ func keys(m map[string][]byte) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// mapFiles reads files from a map.
+type mapFiles map[string]string
+
+func (m mapFiles) ReadFile(p string) ([]byte, error) { return []byte(m[p]), nil }
+
+// TestCollectTakesHandedOverFiles: the manifests stage 2 handed over are
+// taken as they are; their files (broken here) are not read again.
+func TestCollectTakesHandedOverFiles(t *testing.T) {
+	crds, files := exampleCRDs()
+	var handed []*manifest.File
+	broken := mapFiles{}
+	for p, data := range files {
+		obj, err := manifest.Parse([]byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		handed = append(handed, &manifest.File{Path: p, Data: []byte(data), Object: obj})
+		broken[p] = "{"
+	}
+	got, err := Collect(Input{BaseDir: "/t", CRDs: crds, Files: manifest.NewReader(broken, handed)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Collect(Input{BaseDir: "/t", CRDs: crds, Files: manifest.NewReader(mapFiles(files), nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) == 0 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("handed over:\n%v\nread:\n%v", got, want)
+	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/gatelifecycle"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 )
 
 // Documented is the validated output plus the per-gate lifecycle pages of
@@ -19,9 +20,14 @@ type Documented struct {
 // through all three stages (a partial run would drop the other
 // group-versions' changes).
 func (v *Validated) wantsGateDocs() bool {
-	o := v.Run.Options
-	return v.Config.FeatureGateDocs.Directory != "" && o.Stages == AllStages && len(o.GroupVersions) == 0 &&
-		v.Merged.Result != nil && v.Partials.Result != nil
+	return v.Discovered.wantsGateDocs() && v.Merged.Result != nil && v.Partials.Result != nil
+}
+
+// wantsGateDocs reports whether the configuration and options ask for the
+// lifecycle pages, which read stage 2's manifests after the merge.
+func (d *Discovered) wantsGateDocs() bool {
+	o := d.Run.Options
+	return d.Config.FeatureGateDocs.Directory != "" && o.Stages == AllStages && len(o.GroupVersions) == 0
 }
 
 // GateDocs renders one page per FeatureGate into the configured directory
@@ -42,7 +48,11 @@ func (v *Validated) GateDocs() (*Documented, error) {
 func (v *Validated) writeGateDocs() error {
 	r := v.Run
 	base := v.Discovered.BaseDir
-	in := gatelifecycle.Input{BaseDir: base, Read: r.Tree.ReadFile}
+	var handed []*manifest.File
+	if s := v.Schemas.Result; s != nil {
+		handed = s.Files
+	}
+	in := gatelifecycle.Input{BaseDir: base, Files: manifest.NewReader(r.Tree, handed)}
 	for _, ver := range v.Partials.Result.Versions {
 		in.CRDs = append(in.CRDs, ver.CRDs...)
 	}

@@ -404,7 +404,7 @@ func (s *Schemas) Merge() (*Merged, error) {
 			in.Files = s.Result.Files
 		}
 		res, err := manifestmerge.Run(in)
-		if s.Result != nil {
+		if s.Result != nil && !s.wantsGateDocs() {
 			s.Result.Files = nil // merged; the tree holds their bytes
 		}
 		if err == nil {
