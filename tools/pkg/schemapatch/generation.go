@@ -264,6 +264,16 @@ func (g *generation) schemaFor(id crd.TypeIdent) *kindSchema {
 	return s
 }
 
+// release drops the parser once every manifest of the gate set has its
+// schemas: its types, views and schemas of every indexed package would
+// otherwise stay live until the last generation is written, for each of
+// the run's gate sets. What write needs (indexed, markerErrors, the
+// kindSchema maps the manifests point at) stays.
+func (g *generation) release() {
+	g.parser = nil
+	g.schemas = nil
+}
+
 // settle decides, once every generation ran, whether anything this
 // generation depends on reported an error: a marker problem found in its
 // views or while applying its markers, or an error recorded on a package it

@@ -388,6 +388,9 @@ func (s *stage) generate() []*generation {
 			}
 			s.match(gen, m)
 		}
+		if gen != nil {
+			gen.release()
+		}
 	}
 
 	seen := map[*loader.Package]bool{}
