@@ -79,11 +79,14 @@ func (p *plan) count() (counts, error) {
 	used := map[string]bool{}
 	enumTypes := map[*typeDecl]bool{}
 	c.GoFiles = 2 // shared/types: types.go and its deepcopy
-	for _, gv := range p.GVs {
+	for i, gv := range p.GVs {
 		// doc.go, register.go, the two generated files, a file per CRD
 		c.GoFiles += 4 + len(gv.CRDs)
 		if len(gv.Shared) > 0 {
 			c.GoFiles++
+		}
+		if i%protobufEvery == 0 {
+			c.GoFiles++ // generated.pb.go
 		}
 	}
 	for _, t := range p.allTypes() {

@@ -121,9 +121,10 @@ func TestCountsMatchTargets(t *testing.T) {
 // TestTreeIsValidInput checks what codegen's strict mode checks: every
 // +kubebuilder:/+openshift: marker parses with the markers the CRD stages
 // register, and every gate it names is in the payload FeatureGates. It also
-// checks every version follows the layout conventions.
+// checks every version follows the layout conventions and that the Go
+// files written are those the counts report.
 func TestTreeIsValidInput(t *testing.T) {
-	dir, _ := generateTree(t, 1, referenceGroups)
+	dir, c := generateTree(t, 1, referenceGroups)
 	reg, err := goload.NewRegistry()
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +139,7 @@ func TestTreeIsValidInput(t *testing.T) {
 	}
 	accepted := []string{"+kubebuilder:object:generate"}
 	fset := token.NewFileSet()
-	versions := 0
+	versions, goFiles := 0, 0
 	for name, data := range readTree(t, dir) {
 		if strings.HasSuffix(name, "/doc.go") {
 			versions++
@@ -155,6 +156,7 @@ func TestTreeIsValidInput(t *testing.T) {
 		if !strings.HasSuffix(name, ".go") {
 			continue
 		}
+		goFiles++
 		f, err := parser.ParseFile(fset, name, data, parser.ParseComments)
 		if err != nil {
 			t.Fatal(err)
@@ -193,6 +195,9 @@ func TestTreeIsValidInput(t *testing.T) {
 	}
 	if versions != 35 {
 		t.Errorf("%d doc.go files, want 35", versions)
+	}
+	if goFiles != c.GoFiles {
+		t.Errorf("%d Go files written, counts say %d", goFiles, c.GoFiles)
 	}
 }
 

@@ -38,7 +38,7 @@ func (p *plan) render() ([]file, error) {
 	}
 	add("shared/types/zz_generated.deepcopy.go", src)
 
-	for _, gv := range p.GVs {
+	for i, gv := range p.GVs {
 		dir := gv.Dir()
 		add(dir+"/doc.go", docGo(gv))
 		reg, err := format.Source(registerGo(gv))
@@ -72,6 +72,12 @@ func (p *plan) render() ([]file, error) {
 			return nil, err
 		}
 		add(dir+"/zz_generated.swagger_doc_generated.go", src)
+		if i%protobufEvery == 0 {
+			if src, err = protobufGo(gv.Version, gv.ImportPath(), types); err != nil {
+				return nil, err
+			}
+			add(dir+"/generated.pb.go", src)
+		}
 	}
 
 	pfiles, err := p.payloadFiles()
