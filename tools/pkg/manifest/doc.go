@@ -3,9 +3,12 @@
 // files depend on, and the annotation keys the stages use to talk to each
 // other through the files they leave behind.
 //
-// Serialisation always goes through a generic map marshalled with
-// sigs.k8s.io/yaml: keys sorted byte-wise, two-space indentation, strings that
-// would read as another type quoted. Marshalling typed Go structs directly
+// Serialisation always goes through a generic map, marshalled byte for byte
+// as sigs.k8s.io/yaml marshals it: keys sorted byte-wise, two-space
+// indentation, strings that would read as another type quoted. It skips
+// that library's JSON encoding and re-parse, which cost more than the YAML
+// emission itself on large schemas, and falls back to the library for
+// anything the shortcut cannot prove equal (see marshalGeneric). Marshalling typed Go structs directly
 // would change key order and drop or add empty fields, so callers convert to
 // a map first (ToMap) and marshal that.
 //

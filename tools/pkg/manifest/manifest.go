@@ -42,13 +42,13 @@ const PartialManifestsDirName = "zz_generated.featuregated-crd-manifests"
 
 // Marshal serialises obj the way every generated manifest is written: obj
 // is first converted to a generic map (via JSON, honouring struct tags and
-// omitempty) and then marshalled with sigs.k8s.io/yaml.
+// omitempty) and then marshalled exactly as sigs.k8s.io/yaml.Marshal would.
 func Marshal(obj any) ([]byte, error) {
 	m, err := ToMap(obj)
 	if err != nil {
 		return nil, err
 	}
-	return yaml.Marshal(m)
+	return marshalGeneric(m)
 }
 
 // ToMap converts a typed object to the generic form used for serialisation

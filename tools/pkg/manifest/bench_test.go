@@ -1,0 +1,57 @@
+package manifest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+// benchManifest is the largest reference CRD manifest, parsed.
+func benchManifest(b *testing.B) map[string]any {
+	b.Helper()
+	root := os.Getenv("GATEDCRD_BENCH_MANIFEST")
+	if root == "" {
+		matches, _ := filepath.Glob(filepath.Join("../../../../shared/reference-data", "*", "*", "*.yaml"))
+		var size int64
+		for _, p := range matches {
+			if st, err := os.Stat(p); err == nil && st.Size() > size {
+				root, size = p, st.Size()
+			}
+		}
+	}
+	if root == "" {
+		b.Skip("no manifest to benchmark (set GATEDCRD_BENCH_MANIFEST)")
+	}
+	data, err := os.ReadFile(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := Parse(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	return m
+}
+
+// BenchmarkMarshal measures Marshal against the sigs.k8s.io/yaml detour it
+// replaces (Detour).
+func BenchmarkMarshal(b *testing.B) {
+	m := benchManifest(b)
+	b.Run("Marshal", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Marshal(m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Detour", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := yaml.Marshal(m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

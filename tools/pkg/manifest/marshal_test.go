@@ -1,0 +1,137 @@
+package manifest
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+// sameAsDetour checks that Marshal gives exactly what sigs.k8s.io/yaml.Marshal
+// gives for m (bytes, or an error for both), and that m is left alone.
+func sameAsDetour(t *testing.T, name string, m map[string]any) {
+	t.Helper()
+	before, beforeErr := yaml.Marshal(m)
+	got, err := Marshal(m)
+	want, wantErr := yaml.Marshal(m)
+	if (err != nil) != (wantErr != nil) {
+		t.Fatalf("%s: error %v, sigs.k8s.io/yaml: %v", name, err, wantErr)
+	}
+	if string(got) != string(want) {
+		t.Fatalf("%s: Marshal =\n%s\nsigs.k8s.io/yaml.Marshal =\n%s", name, got, want)
+	}
+	if string(before) != string(want) || (beforeErr != nil) != (wantErr != nil) {
+		t.Fatalf("%s: Marshal modified its input", name)
+	}
+}
+
+func TestMarshalMatchesDetour(t *testing.T) {
+	deep := map[string]any{}
+	for i, cur := 0, deep; i < maxDepth+5; i++ {
+		next := map[string]any{}
+		cur["x"] = next
+		cur = next
+	}
+	numbers := []float64{0, math.Copysign(0, -1), 1, -1, 1.5, 0.1, 1e-7, 1e-6, 123456789, 1 << 53, 1<<53 + 2, 1 << 63,
+		1 << 64, 1e20, 1e21, 1e300, -1e-300, math.MaxFloat64, math.SmallestNonzeroFloat64, 3.0000000000000004}
+	strs := []string{"", "3", "1.5", "true", "yes", "no", "on", "null", "~", "0x10", "1e3", "2006-01-02", "a\tb", "a\nb\n",
+		"\x7f", "\xff", "a\xffb", "\u2028", "\u2029", "\ufeff", "\ufffd", "\u0085", "\ufffe", "<a> & b", `quo"te`, `back\slash`,
+		"- a", ": x", "#c", " lead", "trail ", "\x01\x02", "é", "日本", "😀", strings.Repeat("long words ", 30), "{a: b}", "*x", "&y", "!t"}
+	cases := map[string]map[string]any{
+		"empty":        {},
+		"nil map":      nil,
+		"deep":         deep,
+		"typed nils":   {"m": map[string]any(nil), "s": []any(nil), "n": nil, "in": []any{map[string]any(nil), []any(nil)}},
+		"empties":      {"m": map[string]any{}, "s": []any{}},
+		"nan":          {"x": math.NaN()},
+		"inf":          {"x": []any{math.Inf(-1)}},
+		"typed values": {"s": []string{"a"}, "i": 3, "m": map[string]string{"a": "b"}},
+		"integers":     {"a": int64(5), "b": int64(math.MinInt64), "c": 7, "d": int64(math.MaxInt64), "l": []any{int64(1), 2, 2.5}},
+		"bools":        {"t": true, "f": false, "list": []any{true, false, nil}},
+		"keys":         {"3": "a", "true": "b", "": "c", "a\xffb": "d", "\x7f": "e", "b": "f", "B": "g", "a10": 1.0, "a9": 2.0},
+	}
+	nums := map[string]any{}
+	var numList []any
+	for i, f := range numbers {
+		nums[string(rune('a'+i))] = f
+		numList = append(numList, f, -f)
+	}
+	nums["list"] = numList
+	cases["numbers"] = nums
+	for _, s := range strs {
+		cases["string "+s] = map[string]any{"v": s, "l": []any{s}, s: "k"}
+	}
+	for name, m := range cases {
+		sameAsDetour(t, name, m)
+	}
+}
+
+// TestMarshalSharesUnchangedValues checks that only the containers holding
+// numbers are copied, and that the copies leave the input intact.
+func TestMarshalSharesUnchangedValues(t *testing.T) {
+	plain := map[string]any{"a": "b", "l": []any{"x"}}
+	numbered := map[string]any{"n": 3.0, "l": []any{"x", 1.5}}
+	in := map[string]any{"plain": plain, "numbered": numbered}
+	out, changed, ok := jsonLike(in, 0)
+	if !ok || !changed {
+		t.Fatalf("jsonLike: changed %v, ok %v", changed, ok)
+	}
+	got := out.(map[string]any)
+	if p := got["plain"].(map[string]any); len(p) != 2 || p["l"].([]any)[0] != "x" {
+		t.Fatalf("plain = %v", p)
+	}
+	p := got["plain"].(map[string]any)
+	p["probe"] = true
+	if _, shared := plain["probe"]; !shared {
+		t.Error("a map without numbers was copied")
+	}
+	delete(plain, "probe")
+	if numbered["n"] != 3.0 || got["numbered"].(map[string]any)["n"] != 3 {
+		t.Errorf("numbers: input %v, output %v", numbered["n"], got["numbered"].(map[string]any)["n"])
+	}
+	if numbered["l"].([]any)[1] != 1.5 {
+		t.Error("the input slice was modified")
+	}
+}
+
+// FuzzMarshal compares Marshal with sigs.k8s.io/yaml.Marshal on generic maps
+// decoded from arbitrary JSON. Keys with a zero are left out: the YAML
+// emitter orders keys with digits by a comparison that, with zeros, is not
+// transitive for some (such as "0112", "01B7", "000000007Y"), so that their
+// order depends on Go's random map iteration, on either path.
+func FuzzMarshal(f *testing.F) {
+	for _, seed := range []string{
+		`{}`, `{"a":1,"b":[1.5,-0,1e21,"x",null,true],"c":{"d":{}}}`,
+		`{"s":"\u2028\ufeff\u007f","n":123456789012345678901234567890,"e":1e-7}`,
+		`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":{"versions":[{"name":"v1","schema":{"openAPIV3Schema":{"type":"object","properties":{"x":{"type":"integer","maximum":65535,"format":"int32"}}}}}]}}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var m map[string]any
+		if json.Unmarshal(data, &m) != nil || keyWithZero(m) {
+			return
+		}
+		sameAsDetour(t, "fuzz", m)
+	})
+}
+
+func keyWithZero(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if strings.Contains(k, "0") || keyWithZero(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if keyWithZero(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
