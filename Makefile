@@ -99,6 +99,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseManifest$$' -fuzztime $(FUZZTIME) ./features/payload
 	$(GO) -C tools test -run '^$$' -fuzz '^FuzzParseMarker$$' -fuzztime $(FUZZTIME) ./pkg/markerdefs
 	$(GO) -C tools test -run '^$$' -fuzz '^FuzzOverride$$' -fuzztime $(FUZZTIME) ./pkg/manifestmerge
+	$(GO) -C tools test -run '^$$' -fuzz '^FuzzMarshal$$' -fuzztime $(FUZZTIME) ./pkg/manifest
 
 test-root:
 	$(GO) test ./...

@@ -92,34 +92,29 @@ func marshalObject(obj *apiextensionsv1.CustomResourceDefinition) (map[string]an
 	return m, data, err
 }
 
-// sameIgnoringSchema reports whether existing (the bytes of a partial
-// manifest on disk) describes want once the schema of its single version
-// is removed, using Kubernetes semantic equality (nil equals empty). A
-// parse error is returned; anything else that keeps the file from matching
-// (no or several versions, fields a CRD does not have) makes it differ.
-// The parsed file is returned too, schema included, so that stage 2 need
-// not parse it again.
-func sameIgnoringSchema(existing []byte, want *apiextensionsv1.CustomResourceDefinition) (bool, map[string]any, error) {
-	m, err := manifest.Parse(existing)
-	if err != nil {
-		return false, nil, err
-	}
+// sameIgnoringSchema reports whether m (a partial manifest on disk, as
+// manifest.Parse returns it) describes want once the schema of its single
+// version is removed, using Kubernetes semantic equality (nil equals
+// empty). Anything that keeps the file from matching (no or several
+// versions, fields a CRD does not have) makes it differ. m is left as it
+// is, schema included, so that stage 2 need not parse the file again.
+func sameIgnoringSchema(m map[string]any, want *apiextensionsv1.CustomResourceDefinition) bool {
 	spec, _ := m["spec"].(map[string]any)
 	versions, _ := spec["versions"].([]any)
 	if len(versions) != 1 {
-		return false, m, nil
+		return false
 	}
 	data, err := jsonWithoutSchema(m, versions[0])
 	if err != nil {
-		return false, m, nil
+		return false
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var got apiextensionsv1.CustomResourceDefinition
 	if err := dec.Decode(&got); err != nil {
-		return false, m, nil
+		return false
 	}
-	return equality.Semantic.DeepEqual(&got, want), m, nil
+	return equality.Semantic.DeepEqual(&got, want)
 }
 
 // jsonWithoutSchema marshals m as JSON without the schema of its version
@@ -166,27 +161,23 @@ func (r *run) writeCRD(crd *CRD) {
 	var writes []pending
 	for _, m := range crd.Manifests {
 		obj := crd.Object(m.Entry)
-		generic, data, err := marshalObject(obj)
-		if err != nil {
-			r.fail(crd, diag.Errorf(r.rel(m.Path), 0, "", "cannot serialise the partial manifest: %v", err))
-			continue
-		}
-		old, err := r.t.ReadFile(m.Path)
-		switch {
+		old := r.existing.get(m.Path)
+		switch err := old.readErr; {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
 			r.fail(crd, diag.Errorf(r.rel(m.Path), 0, "", "cannot read the existing partial manifest: %v", err))
 			continue
-		case len(bytes.TrimSpace(old)) > 0:
-			same, parsed, perr := sameIgnoringSchema(old, obj)
-			if perr != nil {
-				r.fail(crd, diag.Errorf(r.rel(m.Path), 0, "", "the existing partial manifest is not valid YAML (fix or delete it): %v", perr))
-				continue
-			}
-			if same {
-				m.Action, m.Data, m.Object = Unchanged, old, parsed
-				continue
-			}
+		case old.parseErr != nil:
+			r.fail(crd, diag.Errorf(r.rel(m.Path), 0, "", "the existing partial manifest is not valid YAML (fix or delete it): %v", old.parseErr))
+			continue
+		case old.obj != nil && sameIgnoringSchema(old.obj, obj):
+			m.Action, m.Data, m.Object = Unchanged, old.data, old.obj
+			continue
+		}
+		generic, data, err := marshalObject(obj)
+		if err != nil {
+			r.fail(crd, diag.Errorf(r.rel(m.Path), 0, "", "cannot serialise the partial manifest: %v", err))
+			continue
 		}
 		writes = append(writes, pending{m, data, generic})
 	}

@@ -214,6 +214,8 @@ type run struct {
 	problems *diag.List
 	indexes  map[*loader.Package]*pkgIndex
 	strict   bool
+	// existing reads the partial manifests already in the tree ahead.
+	existing *prefetch
 }
 
 // Run executes stage 1 for every version of every group in in.Discovery
@@ -237,6 +239,16 @@ func Run(in Input) (*Result, error) {
 		strict:   in.Strict,
 		indexes:  map[*loader.Package]*pkgIndex{},
 	}
+	var dirs []string
+	for _, g := range in.Discovery.Groups {
+		for _, v := range g.Versions {
+			if !g.Config.EmptyPartialSchema.Disabled {
+				dirs = append(dirs, filepath.Join(v.Dir, ManifestsDirName))
+			}
+		}
+	}
+	r.existing = startPrefetch(in.Tree, dirs)
+	defer r.existing.wait()
 	res := &Result{}
 	for _, g := range in.Discovery.Groups {
 		for _, v := range g.Versions {

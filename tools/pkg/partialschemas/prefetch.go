@@ -1,0 +1,97 @@
+package partialschemas
+
+import (
+	"bytes"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
+)
+
+// existingFile is a file of a CRD directory as the tree holds it when stage
+// 1 starts: its bytes and, unless they are blank, their parse.
+type existingFile struct {
+	once     sync.Once
+	data     []byte
+	readErr  error
+	obj      map[string]any
+	parseErr error
+}
+
+func (f *existingFile) load(t *tree.Tree, path string) {
+	f.once.Do(func() {
+		f.data, f.readErr = t.ReadFile(path)
+		if f.readErr == nil && len(bytes.TrimSpace(f.data)) > 0 {
+			f.obj, f.parseErr = manifest.Parse(f.data)
+		}
+	})
+}
+
+// prefetch reads and parses the existing partial manifests on every core
+// while the stage walks types and markers on its own goroutine: on a tree
+// whose manifests hold their schemas, parsing them is most of stage 1's
+// work, and it needs nothing the walk finds. The stage only ever reads a
+// partial manifest before it writes that path (and stage 1 writes nothing
+// else below the CRD directories it reads), so an early read sees what a
+// late one would.
+type prefetch struct {
+	t     *tree.Tree
+	files map[string]*existingFile // not modified once the workers start
+	wg    sync.WaitGroup
+}
+
+// startPrefetch lists the CRD directories below manifestsDirs and starts
+// reading their .yaml files, in listing order.
+func startPrefetch(t *tree.Tree, manifestsDirs []string) *prefetch {
+	p := &prefetch{t: t, files: map[string]*existingFile{}}
+	var paths []string
+	for _, dir := range manifestsDirs {
+		crds, err := t.ReadDir(dir)
+		if err != nil {
+			continue // reported, if it matters, when the stage lists it
+		}
+		for _, c := range crds {
+			if !c.IsDir {
+				continue
+			}
+			files, err := t.ReadDir(filepath.Join(dir, c.Name))
+			if err != nil {
+				continue
+			}
+			for _, f := range files {
+				if !f.IsDir && filepath.Ext(f.Name) == ".yaml" {
+					path := filepath.Join(dir, c.Name, f.Name)
+					paths = append(paths, path)
+					p.files[path] = &existingFile{}
+				}
+			}
+		}
+	}
+	var next atomic.Int64
+	for range min(runtime.GOMAXPROCS(0), len(paths)) {
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(paths); i = int(next.Add(1)) - 1 {
+				p.files[paths[i]].load(t, paths[i])
+			}
+		}()
+	}
+	return p
+}
+
+// get returns the file at path, read and parsed ahead or now.
+func (p *prefetch) get(path string) *existingFile {
+	f, ok := p.files[path]
+	if !ok {
+		f = &existingFile{}
+	}
+	f.load(p.t, path)
+	return f
+}
+
+// wait returns once every worker is done: no read outlives the stage.
+func (p *prefetch) wait() { p.wg.Wait() }
