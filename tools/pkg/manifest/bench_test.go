@@ -55,3 +55,28 @@ func BenchmarkMarshal(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkParse measures Parse against the sigs.k8s.io/yaml round trip it
+// replaces (Detour).
+func BenchmarkParse(b *testing.B) {
+	m := benchManifest(b)
+	data, err := Marshal(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("Parse", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Parse(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Detour", func(b *testing.B) {
+		for b.Loop() {
+			var out map[string]any
+			if err := yaml.Unmarshal(data, &out); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -8,7 +8,9 @@
 // indentation, strings that would read as another type quoted. It skips
 // that library's JSON encoding and re-parse, which cost more than the YAML
 // emission itself on large schemas, and falls back to the library for
-// anything the shortcut cannot prove equal (see marshalGeneric). Marshalling typed Go structs directly
+// anything the shortcut cannot prove equal (see marshalGeneric). Parse
+// likewise returns what sigs.k8s.io/yaml.Unmarshal returns without its
+// JSON round trip (see parseGeneric). Marshalling typed Go structs directly
 // would change key order and drop or add empty fields, so callers convert to
 // a map first (ToMap) and marshal that.
 //

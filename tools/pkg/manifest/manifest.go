@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/gatedcrd/gatedcrd/features/payload"
 )
 
@@ -71,11 +69,7 @@ func ToMap(obj any) (map[string]any, error) {
 // Parse reads one YAML (or JSON) document into a generic map. An empty
 // document yields a nil map and no error.
 func Parse(data []byte) (map[string]any, error) {
-	var m map[string]any
-	if err := yaml.Unmarshal(data, &m); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return parseGeneric(data)
 }
 
 // CountDocuments counts the documents of a YAML stream that hold more
