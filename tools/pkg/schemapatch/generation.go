@@ -3,9 +3,12 @@ package schemapatch
 import (
 	"go/ast"
 	"go/types"
+	"maps"
+	"slices"
 	"sort"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-tools/pkg/crd"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	"sigs.k8s.io/controller-tools/pkg/markers"
@@ -63,6 +66,24 @@ type universe struct {
 	// enums caches the values of +enum types; deps caches dependsOn.
 	enums map[types.Object]enumResult
 	deps  map[[2]*loader.Package]bool
+	// indexer indexes each package once for every generation (see index).
+	indexer *crd.Parser
+	indexes map[*loader.Package]*pkgIndex
+	types   map[crd.TypeIdent]*indexedType
+}
+
+// pkgIndex is what controller-tools' indexing of one package yields: its
+// group-version (when it has one) and the TypeInfo of each of its types,
+// in declaration order. The TypeInfos are shared by every generation and
+// never modified (generations put views of them in their parsers).
+type pkgIndex struct {
+	gv    schema.GroupVersion
+	hasGV bool
+	types []*indexedType
+	// schemata are the fixed schemas of known types (crd.KnownPackages),
+	// shared by every generation: controller-tools only reads them (the
+	// flattener deep-copies what it edits).
+	schemata map[crd.TypeIdent]apiextensionsv1.JSONSchemaProps
 }
 
 func newUniverse(u *goload.Universe, sink *problemSink) *universe {
@@ -90,7 +111,47 @@ func newUniverse(u *goload.Universe, sink *problemSink) *universe {
 	}
 	sort.SliceStable(closure, func(i, j int) bool { return closure[i].PkgPath < closure[j].PkgPath })
 	return &universe{goload: u, closure: closure, typeNames: map[*loader.Package][]string{}, problems: sink,
-		enums: map[types.Object]enumResult{}, deps: map[[2]*loader.Package]bool{}}
+		enums: map[types.Object]enumResult{}, deps: map[[2]*loader.Package]bool{},
+		indexer: newIndexer(u), indexes: map[*loader.Package]*pkgIndex{},
+		types: map[crd.TypeIdent]*indexedType{}}
+}
+
+func newIndexer(u *goload.Universe) *crd.Parser {
+	p := &crd.Parser{Collector: u.Collector, Checker: u.Checker}
+	crd.AddKnownTypes(p)
+	return p
+}
+
+// index returns the indexing of pkg, done once per run by the universe's
+// own parser, which has the known-type overrides of crd.AddKnownTypes:
+// upstream's NeedPackage (marker collection and doc extraction for every
+// type, the costly part; fixed schemas for known types), whose results
+// every generation copies instead of indexing the package again. Errors
+// found while indexing are recorded on the package once, as the first
+// generation would have. The indexer never generates a schema, so the
+// schemas it holds for pkg are those its override put there.
+func (u *universe) index(pkg *loader.Package) *pkgIndex {
+	if ix, ok := u.indexes[pkg]; ok {
+		return ix
+	}
+	u.indexer.NeedPackage(pkg)
+	ix := &pkgIndex{schemata: map[crd.TypeIdent]apiextensionsv1.JSONSchemaProps{}}
+	ix.gv, ix.hasGV = u.indexer.GroupVersions[pkg]
+	for _, name := range u.namesOf(pkg) {
+		id := crd.TypeIdent{Package: pkg, Name: name}
+		if info := u.indexer.Types[id]; info != nil {
+			t := &indexedType{info: info, independent: gateIndependent(info)}
+			ix.types = append(ix.types, t)
+			u.types[id] = t
+		}
+	}
+	for id, schema := range u.indexer.Schemata {
+		if id.Package == pkg {
+			ix.schemata[id] = schema
+		}
+	}
+	u.indexes[pkg] = ix
+	return ix
 }
 
 func (u *universe) namesOf(pkg *loader.Package) []string {
@@ -105,41 +166,46 @@ func (u *universe) namesOf(pkg *loader.Package) []string {
 	return names
 }
 
-func addPackage(p *crd.Parser, pkg *loader.Package) { p.AddPackage(pkg) }
-
 func newGeneration(u *universe, gates markerdefs.GateSet) *generation {
-	g := &generation{gates: gates, univ: u, schemas: map[crd.TypeIdent]*kindSchema{}}
-	p := &crd.Parser{Collector: u.goload.Collector, Checker: u.goload.Checker}
-	crd.AddKnownTypes(p)
-	inner := make(map[string]crd.PackageOverride, len(p.PackageOverrides)+len(u.closure))
-	for path, override := range p.PackageOverrides {
-		inner[path] = override
-	}
-	for _, pkg := range u.closure {
-		path := loader.NonVendorPath(pkg.PkgPath)
-		if _, ok := inner[path]; !ok {
-			inner[path] = addPackage
-		}
-	}
-	for path, override := range inner {
-		p.PackageOverrides[path] = g.wrap(override)
-	}
-	g.parser = p
-	return g
+	return &generation{gates: gates, univ: u, schemas: map[crd.TypeIdent]*kindSchema{}}
 }
 
-// wrap returns an override that runs override and then puts this gate set's
-// view of the package's types in place, before any schema can use them.
-func (g *generation) wrap(override crd.PackageOverride) crd.PackageOverride {
-	return func(p *crd.Parser, pkg *loader.Package) {
-		override(p, pkg)
-		g.indexed = append(g.indexed, pkg)
-		for _, name := range g.univ.namesOf(pkg) {
-			id := crd.TypeIdent{Package: pkg, Name: name}
-			if info := p.Types[id]; info != nil {
-				p.Types[id] = g.view(pkg, info)
-			}
+// open gives the generation a parser, unless it has one.
+func (g *generation) open() {
+	if g.parser != nil {
+		return
+	}
+	p := &crd.Parser{Collector: g.univ.goload.Collector, Checker: g.univ.goload.Checker}
+	crd.AddKnownTypes(p)
+	paths := slices.Collect(maps.Keys(p.PackageOverrides))
+	for _, pkg := range g.univ.closure {
+		paths = append(paths, loader.NonVendorPath(pkg.PkgPath))
+	}
+	for _, path := range paths {
+		p.PackageOverrides[path] = g.addIndexed
+	}
+	g.parser = p
+}
+
+// addIndexed is the override of every package: what the package's own
+// override (crd.AddKnownTypes) or AddPackage would do, taken from the
+// universe's one indexing of the package, with this gate set's view of
+// each type in place of the type, before any schema can use it.
+func (g *generation) addIndexed(p *crd.Parser, pkg *loader.Package) {
+	ix := g.univ.index(pkg)
+	g.indexed = append(g.indexed, pkg)
+	if ix.hasGV {
+		p.GroupVersions[pkg] = ix.gv
+	}
+	for _, t := range ix.types {
+		id := crd.TypeIdent{Package: pkg, Name: t.info.Name}
+		p.Types[id] = g.viewOf(pkg, t)
+		if t.schema != nil {
+			p.Schemata[id] = *t.schema
 		}
+	}
+	for id, schema := range ix.schemata {
+		p.Schemata[id] = schema
 	}
 }
 
@@ -147,30 +213,44 @@ func (g *generation) wrap(override crd.PackageOverride) crd.PackageOverride {
 // gone (so they are in neither properties nor required), and
 // FeatureGate-aware marker values of the type and of its fields are bound or
 // dropped. info itself, its Fields slice and every MarkerValues map belong to
-// the shared collector and are never modified.
-func (g *generation) view(pkg *loader.Package, info *markers.TypeInfo) *markers.TypeInfo {
+// the shared collector and are never modified. The problems found are
+// returned for the caller to report (a view shared between generations
+// reports them in each); bound values report their own.
+func (g *generation) view(pkg *loader.Package, info *markers.TypeInfo) (*markers.TypeInfo, []nodeProblems) {
+	var all []nodeProblems
+	add := func(node ast.Node, problems []markerProblem) {
+		if len(problems) > 0 {
+			all = append(all, nodeProblems{node: node, problems: problems})
+		}
+	}
 	out := *info
 	typeMarkers, problems := g.bindEnum(pkg, info, info.Markers)
-	g.report(pkg, markerpos.Type(info), problems)
+	add(markerpos.Type(info), problems)
 	typeMarkers, problems = bindMarkers(typeMarkers, g.gates, g.reporter(pkg, markerpos.Type(info)))
 	out.Markers = typeMarkers
-	g.report(pkg, markerpos.Type(info), problems)
+	add(markerpos.Type(info), problems)
 	if info.Fields != nil {
 		out.Fields = make([]markers.FieldInfo, 0, len(info.Fields))
 		for _, f := range info.Fields {
 			included, problems := fieldIncluded(f.Markers, g.gates)
-			g.report(pkg, markerpos.Field(f), problems)
+			add(markerpos.Field(f), problems)
 			if !included {
 				continue
 			}
-			g.report(pkg, markerpos.Field(f), g.fieldEnumProblems(f.Markers))
+			add(markerpos.Field(f), g.fieldEnumProblems(f.Markers))
 			fieldMarkers, problems := bindMarkers(withoutFieldEnum(f.Markers), g.gates, g.reporter(pkg, markerpos.Field(f)))
-			g.report(pkg, markerpos.Field(f), problems)
+			add(markerpos.Field(f), problems)
 			f.Markers = fieldMarkers
 			out.Fields = append(out.Fields, f)
 		}
 	}
-	return &out
+	return &out, all
+}
+
+// nodeProblems are the problems of the markers of one type or field.
+type nodeProblems struct {
+	node     ast.Node
+	problems []markerProblem
 }
 
 // kindType finds the kind named kind among pkgs (in order) whose
@@ -247,12 +327,16 @@ func (g *generation) schemaFor(id crd.TypeIdent) *kindSchema {
 		return s
 	}
 	g.parser.NeedFlattenedSchemaFor(id)
-	flat := g.parser.FlattenedSchemata[id]
-	schema := flat.DeepCopy()
+	g.share()
+	// The flattened schema is the parser's own (and no other kind's): a
+	// shallow copy with its own properties map is enough to reduce the
+	// metadata without touching it.
+	schema := g.parser.FlattenedSchemata[id]
 	if _, ok := schema.Properties["metadata"]; ok {
+		schema.Properties = maps.Clone(schema.Properties)
 		schema.Properties["metadata"] = apiextensionsv1.JSONSchemaProps{Type: "object"}
 	}
-	m, err := schemaToMap(schema)
+	m, err := schemaToMap(&schema)
 	if err != nil {
 		g.univ.problems.add(diag.Errorf("", 0, id.String(), "cannot convert the generated schema: %v", err))
 		g.markerErrors = true
@@ -264,14 +348,14 @@ func (g *generation) schemaFor(id crd.TypeIdent) *kindSchema {
 	return s
 }
 
-// release drops the parser once every manifest of the gate set has its
-// schemas: its types, views and schemas of every indexed package would
-// otherwise stay live until the last generation is written, for each of
-// the run's gate sets. What write needs (indexed, markerErrors, the
-// kindSchema maps the manifests point at) stays.
+// release drops the parser once every manifest of the gate set at hand
+// has its schemas: its types, views and schemas of every indexed package
+// would otherwise stay live until the last generation is written, for each
+// of the run's gate sets. What write needs (indexed, markerErrors, the
+// kindSchema maps the manifests point at) stays, and so does the cache of
+// kind schemas (pointers to those maps), for a gate set met again.
 func (g *generation) release() {
 	g.parser = nil
-	g.schemas = nil
 }
 
 // settle decides, once every generation ran, whether anything this

@@ -121,14 +121,8 @@ type reportFunc func(name string, index int, err error)
 // changes it is returned unchanged, otherwise a new map is returned.
 func bindMarkers(values markers.MarkerValues, gates markerdefs.GateSet, report reportFunc) (markers.MarkerValues, []markerProblem) {
 	var problems []markerProblem
-	names := []string{markerdefs.GateAwareEnumName, markerdefs.GateAwareMaxItemsName, markerdefs.GateAwareXValidationNm}
-	touched := false
-	for _, name := range names {
-		if len(values[name]) > 0 {
-			touched = true
-		}
-	}
-	if !touched {
+	names := gateAwareNames
+	if !hasGateAware(values) {
 		return values, nil
 	}
 	for _, name := range names {

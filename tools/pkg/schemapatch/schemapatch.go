@@ -82,9 +82,11 @@ type Result struct {
 
 // Timing is the wall-clock time of each phase of a run.
 type Timing struct {
-	// Select covers walking the version directories and parsing manifests.
+	// Select covers reading and parsing the manifests stage 1 did not
+	// hand over, which overlaps building the schemas of those it did.
 	Select time.Duration
-	// Generate covers building schemas, over every gate set.
+	// Generate covers walking the version directories, selecting the
+	// manifests and building schemas, over every gate set.
 	Generate time.Duration
 	// Write covers applying schemas and serialising manifests.
 	Write time.Duration
@@ -151,21 +153,24 @@ type stage struct {
 
 func (s *stage) run() {
 	t0 := time.Now()
-	s.selectManifests()
+	gens := s.selectAndGenerate()
 	t1 := time.Now()
-	gens := s.generate()
-	t2 := time.Now()
 	s.write(gens)
-	t3 := time.Now()
-	s.res.Timing = Timing{Select: t1.Sub(t0), Generate: t2.Sub(t1), Write: t3.Sub(t2)}
+	t2 := time.Now()
+	s.res.Timing.Generate = t1.Sub(t0)
+	s.res.Timing.Write = t2.Sub(t1)
 }
 
-// selectManifests finds the manifests to process (SPEC 4.1): every .yaml
-// file below each selected version directory of a group whose stage 2 is
-// enabled, that is an apiextensions.k8s.io/v1 CustomResourceDefinition and
-// not stage 3 output. Stage 1's partial manifests are taken as handed
-// over; the other files are read and parsed on every core.
-func (s *stage) selectManifests() {
+// selectAndGenerate finds the manifests to process (SPEC 4.1) and builds
+// the schemas they need. The candidates are every .yaml file below each
+// selected version directory of a group whose stage 2 is enabled; the
+// manifests are those that are apiextensions.k8s.io/v1
+// CustomResourceDefinitions and not stage 3 output. Stage 1's partial
+// manifests are taken as handed over; the other files are read and parsed
+// on every core while this goroutine, in path order, builds the schemas of
+// each manifest as soon as it is known, so that parsing the files nobody
+// handed over overlaps schema generation, which must run on one goroutine.
+func (s *stage) selectAndGenerate() []*generation {
 	seen := map[string]bool{}
 	var paths []string
 	pkgsOf := map[string][]*loader.Package{}
@@ -197,15 +202,46 @@ func (s *stage) selectManifests() {
 			})
 		}
 	}
-	for i, sel := range s.readManifests(paths) {
-		s.sink.add(sel.problems...)
-		if m := sel.manifest; m != nil {
-			m.pkgs = pkgsOf[paths[i]]
-			s.manifests = append(s.manifests, m)
+	t0 := time.Now()
+	gen := s.generator()
+	// Stage 1's partial manifests need no parsing: their schemas are built
+	// while the other files are parsed.
+	byPath := make(map[string]Partial, len(s.in.Partials))
+	for _, p := range s.in.Partials {
+		byPath[p.Path] = p
+	}
+	s.in.Partials = nil
+	var handed []*crdManifest
+	var others []string
+	for _, path := range paths {
+		p, ok := byPath[path]
+		if !ok {
+			others = append(others, path)
+			continue
+		}
+		m, problems := readManifest(s.sink.rel(path), p.File, p.Gates)
+		s.sink.add(problems...)
+		if m != nil {
+			m.pkgs = pkgsOf[path]
+			handed = append(handed, m)
 		}
 	}
+	parsed := s.readManifests(others)
+	gen.add(handed)
+	var rest []*crdManifest
+	for i, sel := range parsed() {
+		s.sink.add(sel.problems...)
+		if m := sel.manifest; m != nil {
+			m.pkgs = pkgsOf[others[i]]
+			rest = append(rest, m)
+		}
+	}
+	s.res.Timing.Select = time.Since(t0)
+	gen.add(rest)
+	s.manifests = append(handed, rest...)
 	sort.SliceStable(s.manifests, func(i, j int) bool { return s.manifests[i].path < s.manifests[j].path })
 	s.res.Manifests = len(s.manifests)
+	return gen.finish()
 }
 
 // selected is the verdict on one file: the manifest to process, if any,
@@ -215,33 +251,30 @@ type selected struct {
 	problems []diag.Diagnostic
 }
 
-// readManifests decides for each path whether it is a manifest to process
-// (readManifest): a partial manifest stage 1 handed over is taken as it
-// is, any other file is read through the Tree and parsed. Parsing YAML is
-// the costly part, so files are read on every core, and a file that is
-// not to be processed is dropped right away.
-func (s *stage) readManifests(paths []string) []selected {
-	byPath := make(map[string]Partial, len(s.in.Partials))
-	for _, p := range s.in.Partials {
-		byPath[p.Path] = p
-	}
+// readManifests starts reading and parsing the files at paths through the
+// Tree, on every core, and returns the function that waits for the
+// verdicts (readManifest), in path order. Parsing YAML is the costly part;
+// a file that is not to be processed is dropped right away.
+func (s *stage) readManifests(paths []string) func() []selected {
 	reader := manifest.NewReader(s.in.Tree, nil)
 	out := make([]selected, len(paths))
-	parallel(len(paths), func(i int) {
-		rel := s.sink.rel(paths[i])
-		if p, ok := byPath[paths[i]]; ok {
-			out[i].manifest, out[i].problems = readManifest(rel, p.File, p.Gates)
-			return
-		}
-		f, err := reader.Read(paths[i])
-		if err != nil {
-			out[i].problems = []diag.Diagnostic{diag.Errorf(rel, 0, "", "cannot read: %v", err)}
-			return
-		}
-		out[i].manifest, out[i].problems = readManifest(rel, f, nil)
-	})
-	s.in.Partials = nil
-	return out
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		parallel(len(paths), func(i int) {
+			rel := s.sink.rel(paths[i])
+			f, err := reader.Read(paths[i])
+			if err != nil {
+				out[i].problems = []diag.Diagnostic{diag.Errorf(rel, 0, "", "cannot read: %v", err)}
+				return
+			}
+			out[i].manifest, out[i].problems = readManifest(rel, f, nil)
+		})
+	}()
+	return func() []selected {
+		<-done
+		return out
+	}
 }
 
 // walk calls fn for every .yaml file below dir, in byte order of the path
@@ -359,43 +392,59 @@ func gateSetKey(s markerdefs.GateSet) string {
 	return fmt.Sprintf("%d:%s", len(s), strings.Join(s.Sorted(), "+"))
 }
 
-// generate builds the schemas every manifest needs, one generation per
-// distinct gate set, one generation at a time.
-func (s *stage) generate() []*generation {
+// generator builds the schemas of manifests, with one generation per
+// distinct gate set.
+type generator struct {
+	stage *stage
+	univ  *universe
+	byKey map[string]*generation
+	gens  []*generation
+}
+
+func (s *stage) generator() *generator {
 	univ := newUniverse(s.in.Universe, s.sink)
 	univ.enumFromConstants = s.in.EnumFromConstants
+	return &generator{stage: s, univ: univ, byKey: map[string]*generation{}}
+}
+
+// add builds the schemas ms need, one gate set after the other (in key
+// order, each gate set's manifests in the order given), releasing each
+// generation's parser once its manifests have their schemas. A gate set
+// met again in a later call gets a new parser; the schemas its generation
+// built before are reused.
+func (gr *generator) add(ms []*crdManifest) {
 	byKey := map[string][]*crdManifest{}
-	for _, m := range s.manifests {
+	for _, m := range ms {
 		k := gateSetKey(m.gates)
 		byKey[k] = append(byKey[k], m)
 	}
-	keys := make([]string, 0, len(byKey))
-	for k := range byKey {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-
-	var gens []*generation
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(byKey)) {
 		var gen *generation
 		for _, m := range byKey[k] {
 			if m.apiGroup == "" || m.kind == "" || len(m.versions) == 0 {
 				continue
 			}
-			if gen == nil {
-				gen = newGeneration(univ, m.gates)
-				gens = append(gens, gen)
+			if gen = gr.byKey[k]; gen == nil {
+				gen = newGeneration(gr.univ, m.gates)
+				gr.byKey[k] = gen
+				gr.gens = append(gr.gens, gen)
 			}
-			s.match(gen, m)
+			gen.open()
+			gr.stage.match(gen, m)
 		}
 		if gen != nil {
 			gen.release()
 		}
 	}
+}
 
+// finish reports what the generations recorded on the packages they
+// indexed and returns the generations.
+func (gr *generator) finish() []*generation {
+	s := gr.stage
 	seen := map[*loader.Package]bool{}
 	var indexed []*loader.Package
-	for _, g := range gens {
+	for _, g := range gr.gens {
 		for _, p := range g.indexed {
 			if !seen[p] {
 				seen[p] = true
@@ -406,8 +455,8 @@ func (s *stage) generate() []*generation {
 	}
 	sort.SliceStable(indexed, func(i, j int) bool { return indexed[i].PkgPath < indexed[j].PkgPath })
 	s.sink.loaderErrors(indexed)
-	s.res.GateSets = len(gens)
-	return gens
+	s.res.GateSets = len(gr.gens)
+	return gr.gens
 }
 
 // match finds the Go kind of m for each listed version and generates its
