@@ -38,6 +38,8 @@ type Universe struct {
 	loads int
 	// lines holds the marker lines of every package a stage asked about.
 	lines markerpos.Cache
+	// trimmed are the packages whose function bodies were dropped.
+	trimmed map[*loader.Package]bool
 }
 
 // MarkerLines returns the marker comment lines of pkg by node, with their
@@ -196,6 +198,13 @@ func (u *Universe) Package(importPath string) *loader.Package {
 // PackageCount returns the number of packages reachable from the roots
 // (the roots and everything they import, transitively).
 func (u *Universe) PackageCount() int {
+	n := 0
+	u.eachPackage(func(*loader.Package) { n++ })
+	return n
+}
+
+// eachPackage calls fn once for every package reachable from the roots.
+func (u *Universe) eachPackage(fn func(p *loader.Package)) {
 	seen := map[*loader.Package]bool{}
 	var visit func(p *loader.Package)
 	visit = func(p *loader.Package) {
@@ -203,6 +212,7 @@ func (u *Universe) PackageCount() int {
 			return
 		}
 		seen[p] = true
+		fn(p)
 		for _, imp := range p.Imports() {
 			visit(imp)
 		}
@@ -210,7 +220,6 @@ func (u *Universe) PackageCount() int {
 	for _, r := range u.Roots {
 		visit(r)
 	}
-	return len(seen)
 }
 
 func sortedImports(p *loader.Package) []*loader.Package {

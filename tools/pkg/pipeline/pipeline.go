@@ -345,6 +345,16 @@ func (p *Partials) handOn() []schemapatch.Partial {
 	return out
 }
 
+// dropBodies drops the function bodies of the packages parsed so far
+// (goload.Universe.DropFunctionBodies): strict mode and stage 1, which
+// read all of a root, are done, no later step reads a body, and they are a
+// large part of what a run keeps live.
+func (l *Loaded) dropBodies() {
+	if l.Universe != nil {
+		l.Universe.DropFunctionBodies()
+	}
+}
+
 // Schemas are the partial manifests with their schemas filled, one schema
 // per kind and gate set, in the tree. Result is nil when stage 2 was not
 // selected.
@@ -358,6 +368,7 @@ func (p *Partials) Schemas() (*Schemas, error) {
 	r := p.Run
 	s := &Schemas{Partials: p}
 	err := r.stage(SchemaPatch, "schemapatch", func() error {
+		p.dropBodies()
 		in := schemapatch.Input{Discovery: p.Discovered.Result, Universe: p.Universe, Tree: r.Tree, Problems: r.Problems,
 			EnumFromConstants: p.Config.EnumFromConstants, Partials: p.handOn()}
 		if p.Result != nil {
@@ -393,6 +404,7 @@ func (s *Schemas) Merge() (*Merged, error) {
 	if len(s.Versions()) == 0 {
 		return m, nil
 	}
+	s.dropBodies()
 	err := r.stage(ManifestMerge, "crd-manifest-merge", func() error {
 		d, err := r.Payload()
 		if err != nil {

@@ -183,11 +183,17 @@ func (t *Tree) ReadDir(dir string) ([]Entry, error) {
 }
 
 // WriteFile records new content for path. Nothing touches the disk until
-// Commit.
+// Commit. Content equal to the disk's, as read already, shares the bytes
+// read instead of keeping a copy: most writes of a run over an up-to-date
+// tree are such, and their copies would double what a run keeps live.
 func (t *Tree) WriteFile(path string, data []byte) {
 	p := abs(path)
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if old, ok := t.disk[p]; ok && bytes.Equal(old, data) {
+		t.pending[p] = &pendingFile{data: old}
+		return
+	}
 	t.pending[p] = &pendingFile{data: append([]byte(nil), data...)}
 }
 

@@ -224,3 +224,32 @@ func TestWriteSweepsLeftoverTemporaryFiles(t *testing.T) {
 		t.Error("temporary file of another target removed")
 	}
 }
+
+// TestWriteOfDiskContentSharesTheBytesRead proves that writing what the
+// disk holds, as read already, keeps one copy (the bytes read) rather than
+// two, that the writer's slice stays its own, and that the file is still
+// no change.
+func TestWriteOfDiskContentSharesTheBytesRead(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.yaml")
+	write(t, path, "same\n")
+	tr := New()
+	disk, err := tr.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := []byte("same\n")
+	tr.WriteFile(path, mine)
+	mine[0] = 'X'
+	got, err := tr.ReadFile(path)
+	if err != nil || string(got) != "same\n" {
+		t.Fatalf("ReadFile = %q, %v; want the written content", got, err)
+	}
+	if &got[0] != &disk[0] {
+		t.Error("the written content is a second copy of the bytes read")
+	}
+	changes, st, err := tr.Changes()
+	if err != nil || len(changes) != 0 || st.Unchanged != 1 {
+		t.Errorf("Changes = %v, %+v, %v; want one unchanged file", changes, st, err)
+	}
+}
