@@ -3,6 +3,7 @@ package goload
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 )
@@ -22,12 +23,15 @@ import (
 // reads every comment or node of a root (strict mode, stage 1's index)
 // must have run before.
 //
+// It also prunes the type information of every checked package to what
+// is read afterwards (see pruneTypesInfo).
+//
 // Call it when no stage is parsing packages (between stages): the loader
 // parses lazily and does not lock the syntax it hands out. A package is
 // trimmed once; one parsed after a call is trimmed by the next.
 func (u *Universe) DropFunctionBodies() {
 	if u.trimmed == nil {
-		u.trimmed = map[*loader.Package]bool{}
+		u.trimmed, u.pruned = map[*loader.Package]bool{}, map[*loader.Package]bool{}
 	}
 	u.eachPackage(func(p *loader.Package) {
 		if p.Syntax != nil && !u.trimmed[p] {
@@ -35,6 +39,10 @@ func (u *Universe) DropFunctionBodies() {
 				dropBodies(f)
 			}
 			u.trimmed[p] = true
+		}
+		if p.TypesInfo != nil && !u.pruned[p] {
+			pruneTypesInfo(p.TypesInfo)
+			u.pruned[p] = true
 		}
 	})
 }
@@ -70,4 +78,21 @@ func dropBodies(f *ast.File) {
 	}
 	clear(f.Comments[len(kept):])
 	f.Comments = kept
+}
+
+// pruneTypesInfo keeps of info what the stages and controller-tools read
+// once a package is checked: Defs, Uses and the types of type expressions
+// (Info.TypeOf of a field's or a declaration's type). The values of every
+// other expression (each literal of a generated swagger-doc map, each
+// initialiser) and the Implicits, Scopes and Selections go. The map is
+// rebuilt, because a Go map does not shrink when entries are deleted.
+func pruneTypesInfo(info *types.Info) {
+	kept := map[ast.Expr]types.TypeAndValue{}
+	for e, tv := range info.Types {
+		if tv.IsType() {
+			kept[e] = tv
+		}
+	}
+	info.Types = kept
+	info.Implicits, info.Scopes, info.Selections = nil, nil, nil
 }

@@ -51,11 +51,12 @@ type Other string
 
 // TestDropFunctionBodiesKeepsMarkers proves that dropping the bodies of a
 // dependency changes neither the markers the collector associates with
-// its declarations nor the lines markerpos finds for them.
+// its declarations nor the lines markerpos finds for them, and that the
+// pruned type information still types every type expression.
 func TestDropFunctionBodiesKeepsMarkers(t *testing.T) {
 	dir := testtree.Write(t, map[string]string{
 		"dep/dep.go":  depSource,
-		"v1/types.go": "package v1\n\nimport \"example.com/m/dep\"\n\ntype Widget struct{ T dep.Thing }\n\nfunc F() {\n\t// +kubebuilder:validation:Minimum=7\n}\n",
+		"v1/types.go": "package v1\n\nimport \"example.com/m/dep\"\n\ntype Widget struct{ T dep.Thing }\n\nvar doc = map[string]string{\"T\": \"a thing\"}\n\nfunc F() {\n\t// +kubebuilder:validation:Minimum=7\n}\n",
 		"go.mod":      "module example.com/m\n\ngo 1.22\n",
 	})
 	u, err := Load(dir, []string{"example.com/m/v1"})
@@ -66,8 +67,8 @@ func TestDropFunctionBodiesKeepsMarkers(t *testing.T) {
 	if dep == nil {
 		t.Fatal("the dependency was not loaded")
 	}
-	dep.NeedSyntax()
-	u.Roots[0].NeedSyntax()
+	dep.NeedTypesInfo() // first, so that the root sees its types
+	u.Roots[0].NeedTypesInfo()
 	before, beforeLines := markersOf(t, u, dep), linesOf(u, dep)
 	if len(before) == 0 || len(beforeLines) == 0 {
 		t.Fatal("no markers found before trimming")
@@ -79,6 +80,7 @@ func TestDropFunctionBodiesKeepsMarkers(t *testing.T) {
 			t.Errorf("%s: %d bodies left", p.PkgPath, n)
 		}
 	}
+	checkPrunedTypes(t, u.Roots[0])
 	after, afterLines := markersOf(t, u, dep), linesOf(u, dep)
 	if !reflect.DeepEqual(before, after) {
 		t.Errorf("collector markers changed:\nbefore %v\nafter  %v", before, after)
@@ -132,4 +134,28 @@ func bodies(pkg *loader.Package) int {
 		}
 	}
 	return n
+}
+
+// checkPrunedTypes requires that root's field type still has its type and
+// that the value expressions of its var initialiser have none.
+func checkPrunedTypes(t *testing.T, root *loader.Package) {
+	t.Helper()
+	for _, f := range root.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.Field:
+				if typ := root.TypesInfo.TypeOf(n.Type); typ == nil || typ.String() != "example.com/m/dep.Thing" {
+					t.Errorf("TypeOf(field type) = %v, want example.com/m/dep.Thing", typ)
+				}
+			case *ast.BasicLit:
+				if _, ok := root.TypesInfo.Types[n]; ok {
+					t.Errorf("the literal %s still has a recorded value", n.Value)
+				}
+			}
+			return true
+		})
+	}
+	if root.TypesInfo.Scopes != nil || root.TypesInfo.Selections != nil || root.TypesInfo.Implicits != nil {
+		t.Error("Scopes, Selections or Implicits were kept")
+	}
 }

@@ -12,6 +12,11 @@
 // how many go/packages calls building it took, so that tests prove a run
 // loads once without a process-wide counter.
 //
+// Between stages, DropFunctionBodies trims what no later step reads from
+// the parsed packages (function bodies and the comments inside them, the
+// type information of value expressions): most of the syntax of generated
+// files, which would otherwise stay live for the whole run.
+//
 // ReportableErrors is the one filter of the errors recorded on a package:
 // type errors are dropped (the shared TypeChecker checks declarations
 // only, against placeholder imports), every other error is reported.

@@ -40,6 +40,8 @@ type Universe struct {
 	lines markerpos.Cache
 	// trimmed are the packages whose function bodies were dropped.
 	trimmed map[*loader.Package]bool
+	// pruned are the packages whose type information was pruned.
+	pruned map[*loader.Package]bool
 }
 
 // MarkerLines returns the marker comment lines of pkg by node, with their
