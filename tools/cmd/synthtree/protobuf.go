@@ -99,7 +99,7 @@ func writeProtoMarshal(b *bytes.Buffer, name string, fields []protoField) {
 	fmt.Fprintf(b, "func (m *%s) MarshalToSizedBuffer(dAtA []byte) (int, error) {\n\ti := len(dAtA)\n\t_ = i\n\tvar l int\n\t_ = l\n", name)
 	for i := len(fields) - 1; i >= 0; i-- {
 		f := fields[i]
-		fmt.Fprintf(b, "\t{\n\t\ts := %s\n\t\ti -= len(s)\n\t\tcopy(dAtA[i:], s)\n\t\ti = encodeVarintGenerated(dAtA, i, uint64(len(s)))\n", f.value("m"))
+		fmt.Fprintf(b, "\t{\n\t\ts := %s\n\t\ti -= len(s)\n\t\tcopy(dAtA[i:], s)\n\t\ti = putUvarintBefore(dAtA, i, uint64(len(s)))\n", f.value("m"))
 		key := protoKey(f.Number)
 		for j := len(key) - 1; j >= 0; j-- {
 			fmt.Fprintf(b, "\t\ti--\n\t\tdAtA[i] = 0x%x\n", key[j])
@@ -112,7 +112,7 @@ func writeProtoMarshal(b *bytes.Buffer, name string, fields []protoField) {
 func writeProtoSize(b *bytes.Buffer, name string, fields []protoField) {
 	fmt.Fprintf(b, "func (m *%s) Size() (n int) {\n\tif m == nil {\n\t\treturn 0\n\t}\n\tvar l int\n\t_ = l\n", name)
 	for _, f := range fields {
-		fmt.Fprintf(b, "\tl = len(%s)\n\tn += %d + l + sovGenerated(uint64(l))\n", f.value("m"), len(protoKey(f.Number)))
+		fmt.Fprintf(b, "\tl = len(%s)\n\tn += %d + l + uvarintSize(uint64(l))\n", f.value("m"), len(protoKey(f.Number)))
 	}
 	b.WriteString("\treturn n\n}\n\n")
 }
@@ -125,22 +125,22 @@ func writeProtoString(b *bytes.Buffer, name string, fields []protoField) {
 	b.WriteString("\t\t`}`,\n\t}, \"\")\n\treturn s\n}\n\n")
 }
 
-// protoVarint is the unrolled varint decoding go-to-protobuf writes at
-// every use, into the variable v.
+// protoVarint is a varint decoding loop written out at every use, into
+// the variable v, as generated unmarshalling code does.
 func protoVarint(indent, v string) string {
 	r := strings.NewReplacer("\n", "\n"+indent, "V", v)
-	return indent + r.Replace("for shift := uint(0); ; shift += 7 {\n\tif shift >= 64 {\n\t\treturn ErrIntOverflowGenerated\n\t}\n\tif iNdEx >= l {\n\t\treturn io.ErrUnexpectedEOF\n\t}\n\tb := dAtA[iNdEx]\n\tiNdEx++\n\tV |= uint64(b&0x7F) << shift\n\tif b < 0x80 {\n\t\tbreak\n\t}\n}") + "\n"
+	return indent + r.Replace("for n := 0; ; n++ {\n\tif n == 10 {\n\t\treturn errOverlong\n\t}\n\tif iNdEx == l {\n\t\treturn io.ErrUnexpectedEOF\n\t}\n\tc := dAtA[iNdEx]\n\tiNdEx++\n\tV |= uint64(c&0x7f) << (7 * n)\n\tif c&0x80 == 0 {\n\t\tbreak\n\t}\n}") + "\n"
 }
 
 func writeProtoUnmarshal(b *bytes.Buffer, name string, fields []protoField) {
 	fmt.Fprintf(b, "func (m *%s) Unmarshal(dAtA []byte) error {\n\tl := len(dAtA)\n\tiNdEx := 0\n\tfor iNdEx < l {\n\t\tpreIndex := iNdEx\n\t\tvar wire uint64\n", name)
 	b.WriteString(protoVarint("\t\t", "wire"))
-	fmt.Fprintf(b, "\t\tfieldNum := int32(wire >> 3)\n\t\twireType := int(wire & 0x7)\n\t\tif wireType == 4 {\n\t\t\treturn fmt.Errorf(\"proto: %s: wiretype end group for non-group\")\n\t\t}\n", name)
-	fmt.Fprintf(b, "\t\tif fieldNum <= 0 {\n\t\t\treturn fmt.Errorf(\"proto: %s: illegal tag %%d (wire type %%d)\", fieldNum, wire)\n\t\t}\n\t\tswitch fieldNum {\n", name)
+	fmt.Fprintf(b, "\t\tfieldNum := int32(wire >> 3)\n\t\twireType := int(wire & 0x7)\n\t\tif wireType == 4 {\n\t\t\treturn fmt.Errorf(\"generated: %s: a group ends outside any group\")\n\t\t}\n", name)
+	fmt.Fprintf(b, "\t\tif fieldNum <= 0 {\n\t\t\treturn fmt.Errorf(\"generated: %s: field number %%d in key %%d is not valid\", fieldNum, wire)\n\t\t}\n\t\tswitch fieldNum {\n", name)
 	for _, f := range fields {
-		fmt.Fprintf(b, "\t\tcase %d:\n\t\t\tif wireType != 2 {\n\t\t\t\treturn fmt.Errorf(\"proto: wrong wireType = %%d for field %s\", wireType)\n\t\t\t}\n\t\t\tvar byteLen uint64\n", f.Number, f.Name)
+		fmt.Fprintf(b, "\t\tcase %d:\n\t\t\tif wireType != 2 {\n\t\t\t\treturn fmt.Errorf(\"generated: field %s has wire type %%d, want 2\", wireType)\n\t\t\t}\n\t\t\tvar byteLen uint64\n", f.Number, f.Name)
 		b.WriteString(protoVarint("\t\t\t", "byteLen"))
-		b.WriteString("\t\t\tpostIndex := iNdEx + int(byteLen)\n\t\t\tif int(byteLen) < 0 || postIndex < 0 {\n\t\t\t\treturn ErrInvalidLengthGenerated\n\t\t\t}\n\t\t\tif postIndex > l {\n\t\t\t\treturn io.ErrUnexpectedEOF\n\t\t\t}\n")
+		b.WriteString("\t\t\tpostIndex := iNdEx + int(byteLen)\n\t\t\tif int(byteLen) < 0 || postIndex < 0 {\n\t\t\t\treturn errBadLength\n\t\t\t}\n\t\t\tif postIndex > l {\n\t\t\t\treturn io.ErrUnexpectedEOF\n\t\t\t}\n")
 		if f.String {
 			fmt.Fprintf(b, "\t\t\tm.%s = string(dAtA[iNdEx:postIndex])\n", f.Name)
 		} else {
@@ -148,110 +148,100 @@ func writeProtoUnmarshal(b *bytes.Buffer, name string, fields []protoField) {
 		}
 		b.WriteString("\t\t\tiNdEx = postIndex\n")
 	}
-	b.WriteString("\t\tdefault:\n\t\t\tiNdEx = preIndex\n\t\t\tskippy, err := skipGenerated(dAtA[iNdEx:])\n\t\t\tif err != nil {\n\t\t\t\treturn err\n\t\t\t}\n")
-	b.WriteString("\t\t\tif (skippy < 0) || (iNdEx+skippy) < 0 {\n\t\t\t\treturn ErrInvalidLengthGenerated\n\t\t\t}\n\t\t\tif (iNdEx + skippy) > l {\n\t\t\t\treturn io.ErrUnexpectedEOF\n\t\t\t}\n\t\t\tiNdEx += skippy\n\t\t}\n\t}\n")
+	b.WriteString("\t\tdefault:\n\t\t\tiNdEx = preIndex\n\t\t\tskippy, err := skipUnknown(dAtA[iNdEx:])\n\t\t\tif err != nil {\n\t\t\t\treturn err\n\t\t\t}\n")
+	b.WriteString("\t\t\tif (skippy < 0) || (iNdEx+skippy) < 0 {\n\t\t\t\treturn errBadLength\n\t\t\t}\n\t\t\tif (iNdEx + skippy) > l {\n\t\t\t\treturn io.ErrUnexpectedEOF\n\t\t\t}\n\t\t\tiNdEx += skippy\n\t\t}\n\t}\n")
 	b.WriteString("\tif iNdEx > l {\n\t\treturn io.ErrUnexpectedEOF\n\t}\n\treturn nil\n}\n\n")
 }
 
-// protobufHelpers are the package-level helpers of a generated.pb.go.
-const protobufHelpers = `func encodeVarintGenerated(dAtA []byte, offset int, v uint64) int {
-	offset -= sovGenerated(v)
-	base := offset
-	for v >= 1<<7 {
-		dAtA[offset] = uint8(v&0x7f | 0x80)
+// protobufHelpers are the package-level helpers the methods above call:
+// our own varint writer, sizer, reader and field skipper, about as much
+// code as a generated file carries.
+const protobufHelpers = `// putUvarintBefore writes v as a varint that ends just before end and
+// returns where it starts.
+func putUvarintBefore(buf []byte, end int, v uint64) int {
+	start := end - uvarintSize(v)
+	at := start
+	for ; v > 0x7f; at++ {
+		buf[at] = byte(v) | 0x80
 		v >>= 7
-		offset++
 	}
-	dAtA[offset] = uint8(v)
-	return base
+	buf[at] = byte(v)
+	return start
 }
 
-func sovGenerated(x uint64) (n int) {
-	return (math_bits.Len64(x|1) + 6) / 7
+// uvarintSize is the number of bytes v takes as a varint.
+func uvarintSize(v uint64) int {
+	return 1 + (math_bits.Len64(v)-1)/7
 }
 
-func skipGenerated(dAtA []byte) (n int, err error) {
-	l := len(dAtA)
-	iNdEx := 0
-	depth := 0
-	for iNdEx < l {
-		var wire uint64
-		for shift := uint(0); ; shift += 7 {
-			if shift >= 64 {
-				return 0, ErrIntOverflowGenerated
-			}
-			if iNdEx >= l {
-				return 0, io.ErrUnexpectedEOF
-			}
-			b := dAtA[iNdEx]
-			iNdEx++
-			wire |= (uint64(b) & 0x7F) << shift
-			if b < 0x80 {
-				break
-			}
+// readUvarint decodes the varint at data[at:] and returns it with the
+// position after it.
+func readUvarint(data []byte, at int) (uint64, int, error) {
+	var v uint64
+	for n := 0; n < 10; n++ {
+		if at >= len(data) {
+			return 0, at, io.ErrUnexpectedEOF
 		}
-		wireType := int(wire & 0x7)
-		switch wireType {
+		c := data[at]
+		at++
+		v |= uint64(c&0x7f) << (7 * n)
+		if c&0x80 == 0 {
+			return v, at, nil
+		}
+	}
+	return 0, at, errOverlong
+}
+
+// skipUnknown returns the length of the field (key and value) at the start
+// of data, nested groups included.
+func skipUnknown(data []byte) (int, error) {
+	at, open := 0, 0
+	for {
+		key, next, err := readUvarint(data, at)
+		if err != nil {
+			return 0, err
+		}
+		at = next
+		switch key & 7 {
 		case 0:
-			for shift := uint(0); ; shift += 7 {
-				if shift >= 64 {
-					return 0, ErrIntOverflowGenerated
-				}
-				if iNdEx >= l {
-					return 0, io.ErrUnexpectedEOF
-				}
-				iNdEx++
-				if dAtA[iNdEx-1] < 0x80 {
-					break
-				}
+			if _, at, err = readUvarint(data, at); err != nil {
+				return 0, err
 			}
 		case 1:
-			iNdEx += 8
+			at += 8
 		case 2:
-			var length int
-			for shift := uint(0); ; shift += 7 {
-				if shift >= 64 {
-					return 0, ErrIntOverflowGenerated
-				}
-				if iNdEx >= l {
-					return 0, io.ErrUnexpectedEOF
-				}
-				b := dAtA[iNdEx]
-				iNdEx++
-				length |= (int(b) & 0x7F) << shift
-				if b < 0x80 {
-					break
-				}
+			size, next, err := readUvarint(data, at)
+			if err != nil {
+				return 0, err
 			}
-			if length < 0 {
-				return 0, ErrInvalidLengthGenerated
+			if size > uint64(len(data)) {
+				return 0, errBadLength
 			}
-			iNdEx += length
+			at = next + int(size)
 		case 3:
-			depth++
+			open++
 		case 4:
-			if depth == 0 {
-				return 0, ErrUnexpectedEndOfGroupGenerated
+			if open == 0 {
+				return 0, errStrayGroupEnd
 			}
-			depth--
+			open--
 		case 5:
-			iNdEx += 4
+			at += 4
 		default:
-			return 0, fmt.Errorf("proto: illegal wireType %d", wireType)
+			return 0, fmt.Errorf("generated: wire type %d is not known", key&7)
 		}
-		if iNdEx < 0 {
-			return 0, ErrInvalidLengthGenerated
+		if at > len(data) {
+			return 0, io.ErrUnexpectedEOF
 		}
-		if depth == 0 {
-			return iNdEx, nil
+		if open == 0 {
+			return at, nil
 		}
 	}
-	return 0, io.ErrUnexpectedEOF
 }
 
 var (
-	ErrInvalidLengthGenerated        = fmt.Errorf("proto: negative length found during unmarshaling")
-	ErrIntOverflowGenerated          = fmt.Errorf("proto: integer overflow")
-	ErrUnexpectedEndOfGroupGenerated = fmt.Errorf("proto: unexpected end of group")
+	errBadLength     = fmt.Errorf("generated: a length runs past the end of the data")
+	errOverlong = fmt.Errorf("generated: a varint is longer than ten bytes")
+	errStrayGroupEnd = fmt.Errorf("generated: a group ends that never began")
 )
 `
