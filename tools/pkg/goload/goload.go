@@ -109,7 +109,7 @@ func LoadWith(dir string, importPaths []string, opts Options) (*Universe, error)
 		return u, nil
 	}
 	u.loads++
-	roots, err := loader.LoadRootsWithConfig(&packages.Config{Dir: dir, Fset: u.Fset, Overlay: opts.Overlay}, importPaths...)
+	roots, err := loader.LoadRootsWithConfig(packagesConfig(dir, u.Fset, opts.Overlay), importPaths...)
 	if err != nil {
 		return nil, err
 	}
@@ -130,6 +130,26 @@ func LoadWith(dir string, importPaths []string, opts Options) (*Universe, error)
 		u.byPath[p] = r
 	}
 	return u, nil
+}
+
+// packagesConfig is the go/packages configuration of the load. The
+// controller-tools loader asks go/packages for compiled Go files and type
+// sizes, which makes `go list` run with -compiled: it then prepares every
+// cgo package of the dependency graph (runtime/cgo, net, os/user) through
+// the build cache, two thirds of its time (0.27 s against 0.10 s for the
+// 267 packages of one openshift/api group-version). No stage reads a cgo
+// package's syntax, so -compiled=false, given last, turns that off; with
+// cgo off as well, each package's Go files (which go/packages then takes
+// as its compiled files) are exactly those a build without cgo compiles,
+// so a package that were type-checked anyway would be complete.
+func packagesConfig(dir string, fset *token.FileSet, overlay map[string][]byte) *packages.Config {
+	return &packages.Config{
+		Dir:        dir,
+		Fset:       fset,
+		Overlay:    overlay,
+		BuildFlags: []string{"-compiled=false"},
+		Env:        append(os.Environ(), "CGO_ENABLED=0"),
+	}
 }
 
 // useParsed gives every root package whose compiled files were all parsed
