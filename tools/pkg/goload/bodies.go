@@ -17,11 +17,10 @@ import (
 // and would stay live for the whole run.
 //
 // The comments go with the bodies so that markers are associated exactly
-// as before, by the collector and by markerpos: both skip whatever lies
-// inside a function declaration, and without the body those comments
-// would fall after the declaration and be taken for the next one's. What
-// reads every comment or node of a root (strict mode, stage 1's index)
-// must have run before.
+// as before, by the collector and by markerpos: neither associates a
+// marker inside a function, and without the body those comments would
+// fall after the declaration and be taken for the next one's. What reads
+// every comment of a root (strict mode) must have run before.
 //
 // It also prunes the type information of every checked package to what
 // is read afterwards (see pruneTypesInfo).

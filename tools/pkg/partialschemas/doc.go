@@ -63,8 +63,9 @@
 // when it matches it is not written at all, which keeps stage 2's schema.
 // Otherwise the file gets the expected content without schema. The
 // existing partial manifests are read and parsed on every core while the
-// type walk runs, since parsing their schemas is most of the stage's work
-// on a generated tree. Other files
+// type walk runs (from the start of the package load on, when the caller
+// starts the reading: StartPrefetch), since parsing their schemas is most
+// of the stage's work on a generated tree. Other files
 // in a CRD directory are removed; a sub-directory there is an error. CRD
 // directories that no root type produces any more are removed when they
 // hold only .yaml files and reported otherwise. The summary file lists every

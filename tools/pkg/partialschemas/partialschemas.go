@@ -34,7 +34,7 @@ const (
 	UngatedFileName = "AAA_ungated.yaml"
 )
 
-// Input is what stage 1 works from. Every field is required.
+// Input is what stage 1 works from. Every field but Prefetch is required.
 type Input struct {
 	// Discovery lists the groups and versions of the run.
 	Discovery *discovery.Result
@@ -50,6 +50,10 @@ type Input struct {
 	// (+kubebuilder:subresource:scale, storageversion, printcolumn format,
 	// resource singular, ...) errors instead of warnings.
 	Strict bool
+	// Prefetch, when set, reads the existing partial manifests of
+	// Discovery from Tree (StartPrefetch with the same two); Run starts
+	// one otherwise. Run waits for it.
+	Prefetch *Prefetch
 }
 
 // Result is what stage 1 found and decided.
@@ -215,7 +219,7 @@ type run struct {
 	indexes  map[*loader.Package]*pkgIndex
 	strict   bool
 	// existing reads the partial manifests already in the tree ahead.
-	existing *prefetch
+	existing *Prefetch
 }
 
 // Run executes stage 1 for every version of every group in in.Discovery
@@ -239,16 +243,11 @@ func Run(in Input) (*Result, error) {
 		strict:   in.Strict,
 		indexes:  map[*loader.Package]*pkgIndex{},
 	}
-	var dirs []string
-	for _, g := range in.Discovery.Groups {
-		for _, v := range g.Versions {
-			if !g.Config.EmptyPartialSchema.Disabled {
-				dirs = append(dirs, filepath.Join(v.Dir, ManifestsDirName))
-			}
-		}
+	r.existing = in.Prefetch
+	if r.existing == nil {
+		r.existing = StartPrefetch(in.Tree, in.Discovery)
 	}
-	r.existing = startPrefetch(in.Tree, dirs)
-	defer r.existing.wait()
+	defer r.existing.Wait()
 	res := &Result{}
 	for _, g := range in.Discovery.Groups {
 		for _, v := range g.Versions {

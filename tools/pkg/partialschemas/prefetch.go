@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
@@ -30,23 +31,39 @@ func (f *existingFile) load(t *tree.Tree, path string) {
 	})
 }
 
-// prefetch reads and parses the existing partial manifests on every core
-// while the stage walks types and markers on its own goroutine: on a tree
-// whose manifests hold their schemas, parsing them is most of stage 1's
-// work, and it needs nothing the walk finds. The stage only ever reads a
-// partial manifest before it writes that path (and stage 1 writes nothing
-// else below the CRD directories it reads), so an early read sees what a
-// late one would.
-type prefetch struct {
+// Prefetch reads and parses the existing partial manifests on every core
+// while the stage walks types and markers on its own goroutine, or, when
+// the caller starts it (StartPrefetch), while the Go packages load: on a
+// tree whose manifests hold their schemas, parsing them is most of stage
+// 1's work, and it needs nothing the walk finds. The stage only ever reads
+// a partial manifest before it writes that path (and stage 1 writes nothing
+// else below the CRD directories it reads, nor does any step before it),
+// so an early read sees what a late one would.
+type Prefetch struct {
 	t     *tree.Tree
 	files map[string]*existingFile // not modified once the workers start
 	wg    sync.WaitGroup
 }
 
+// StartPrefetch starts reading the existing partial manifests of every
+// version of d that stage 1 processes, from t, for Input.Prefetch. Call
+// Wait if Run is not called with it.
+func StartPrefetch(t *tree.Tree, d *discovery.Result) *Prefetch {
+	var dirs []string
+	for _, g := range d.Groups {
+		for _, v := range g.Versions {
+			if !g.Config.EmptyPartialSchema.Disabled {
+				dirs = append(dirs, filepath.Join(v.Dir, ManifestsDirName))
+			}
+		}
+	}
+	return startPrefetch(t, dirs)
+}
+
 // startPrefetch lists the CRD directories below manifestsDirs and starts
 // reading their .yaml files, in listing order.
-func startPrefetch(t *tree.Tree, manifestsDirs []string) *prefetch {
-	p := &prefetch{t: t, files: map[string]*existingFile{}}
+func startPrefetch(t *tree.Tree, manifestsDirs []string) *Prefetch {
+	p := &Prefetch{t: t, files: map[string]*existingFile{}}
 	var paths []string
 	for _, dir := range manifestsDirs {
 		crds, err := t.ReadDir(dir)
@@ -84,7 +101,7 @@ func startPrefetch(t *tree.Tree, manifestsDirs []string) *prefetch {
 }
 
 // get returns the file at path, read and parsed ahead or now.
-func (p *prefetch) get(path string) *existingFile {
+func (p *Prefetch) get(path string) *existingFile {
 	f, ok := p.files[path]
 	if !ok {
 		f = &existingFile{}
@@ -93,5 +110,5 @@ func (p *prefetch) get(path string) *existingFile {
 	return f
 }
 
-// wait returns once every worker is done: no read outlives the stage.
-func (p *prefetch) wait() { p.wg.Wait() }
+// Wait returns once every worker is done: no read outlives the stage.
+func (p *Prefetch) Wait() { p.wg.Wait() }

@@ -214,6 +214,11 @@ type Loaded struct {
 	// compatibility section); they are loaded from memory and written with
 	// the other changes.
 	Overlay map[string][]byte
+
+	// existing reads stage 1's existing partial manifests from the start
+	// of Load on, while the go command lists the packages; nil when stage
+	// 1 was not selected.
+	existing *partialschemas.Prefetch
 }
 
 // Load loads the Go packages of every discovered version in one
@@ -229,6 +234,27 @@ func (d *Discovered) Load() (*Loaded, error) {
 		}
 		return l, nil
 	}
+	if r.Options.Stages&PartialSchemas != 0 {
+		l.existing = partialschemas.StartPrefetch(r.Tree, d.Result)
+	}
+	if err := l.load(); err != nil {
+		l.stopReading()
+		return nil, err
+	}
+	return l, nil
+}
+
+// stopReading waits for the reading of stage 1's partial manifests, on
+// a path that does not reach stage 1: no read outlives the run.
+func (l *Loaded) stopReading() {
+	if l.existing != nil {
+		l.existing.Wait()
+	}
+}
+
+// load is Load once stage 1's reading is under way.
+func (l *Loaded) load() error {
+	d, r := l.Discovered, l.Run
 	if d.Config.Compatibility.Enabled {
 		r.timed("compatibility", func() error {
 			res, problems := compatlevel.Run(compatlevel.Input{Discovery: d.Result, Tree: r.Tree, Config: d.Config.Compatibility,
@@ -240,7 +266,7 @@ func (d *Discovered) Load() (*Loaded, error) {
 			return nil
 		})
 		if err := r.check(nil); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	err := r.timed("load", func() error {
@@ -260,10 +286,7 @@ func (d *Discovered) Load() (*Loaded, error) {
 		r.Stats.PackagesLoaded = u.PackageCount()
 		return nil
 	})
-	if err := r.check(err); err != nil {
-		return nil, err
-	}
-	return l, nil
+	return r.check(err)
 }
 
 // Checked is a loaded universe whose markers passed strict mode.
@@ -301,6 +324,7 @@ func (l *Loaded) CheckMarkers() (*Checked, error) {
 		return nil
 	})
 	if err := r.check(nil); err != nil {
+		l.stopReading()
 		return nil, err
 	}
 	return &Checked{l}, nil
@@ -319,7 +343,9 @@ func (c *Checked) PartialManifests() (*Partials, error) {
 	r := c.Run
 	p := &Partials{Checked: c}
 	err := r.stage(PartialSchemas, "empty-partial-schemas", func() error {
-		res, err := partialschemas.Run(partialschemas.Input{Discovery: c.Result, Universe: c.Universe, Tree: r.Tree, Problems: r.Problems, Strict: !r.Options.Lenient})
+		c.checkTypes()
+		res, err := partialschemas.Run(partialschemas.Input{Discovery: c.Result, Universe: c.Universe, Tree: r.Tree, Problems: r.Problems,
+			Strict: !r.Options.Lenient, Prefetch: c.existing})
 		if err == nil {
 			p.Result = res
 			r.Stats.addPartials(res)
@@ -345,10 +371,27 @@ func (p *Partials) handOn() []schemapatch.Partial {
 	return out
 }
 
+// checkTypes type-checks every root package, which parses the packages
+// their types refer to, and then drops the function bodies of all of them
+// before stage 1 collects their markers: strict mode, the one step that
+// reads every comment of a root, is done, and the marker collector would
+// otherwise walk every statement of every package stage 1 indexes
+// (k8s.io/api/core/v1 alone is 2.4 MB of Go, most of it generated method
+// bodies), though it associates no marker inside a function.
+func (c *Checked) checkTypes() {
+	if c.Universe == nil {
+		return
+	}
+	for _, root := range c.Universe.Roots {
+		c.Universe.Checker.Check(root)
+	}
+	c.dropBodies()
+}
+
 // dropBodies drops the function bodies of the packages parsed so far
-// (goload.Universe.DropFunctionBodies): strict mode and stage 1, which
-// read all of a root, are done, no later step reads a body, and they are a
-// large part of what a run keeps live.
+// (goload.Universe.DropFunctionBodies): strict mode, which reads all of a
+// root, is done, no later step reads a body, and they are a large part of
+// what a run keeps live.
 func (l *Loaded) dropBodies() {
 	if l.Universe != nil {
 		l.Universe.DropFunctionBodies()

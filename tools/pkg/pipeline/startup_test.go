@@ -1,0 +1,81 @@
+package pipeline
+
+import (
+	"go/ast"
+	"os"
+	"path/filepath"
+
+	"testing"
+
+	"sigs.k8s.io/controller-tools/pkg/loader"
+
+	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
+)
+
+// TestLoadStartsReadingPartialManifests checks the start-up order: when
+// stage 1 runs, the reading of its existing partial manifests starts with
+// the package load (so it runs while the go command lists the packages)
+// and is what stage 1 then uses; without stage 1 nothing is read.
+func TestLoadStartsReadingPartialManifests(t *testing.T) {
+	for _, stages := range []Stages{AllStages, SchemaPatch | ManifestMerge} {
+		dir := testtree.Copy(t, "../../internal/corpus/testdata/base")
+		r := New(Options{BaseDir: dir, PayloadDir: DefaultPayloadDir, Stages: stages})
+		d, err := r.Discover()
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := d.Load()
+		if err != nil {
+			t.Fatalf("%v\n%v", err, r.Problems.Err())
+		}
+		if started := l.existing != nil; started != (stages&PartialSchemas != 0) {
+			t.Errorf("stages %b: reading started with the load: %v", stages, started)
+		}
+		l.stopReading()
+	}
+}
+
+// TestStageOneIndexesWithoutBodies checks that stage 1 collects markers
+// from syntax without function bodies: strict mode has read the roots'
+// comments by then, and walking the bodies of every indexed package
+// (generated code, mostly) was a third of the stage's time.
+func TestStageOneIndexesWithoutBodies(t *testing.T) {
+	dir := testtree.Copy(t, "../../internal/corpus/testdata/base")
+	method := "package v1\n\n// Describe names the type.\nfunc (w *Widget) Describe() string {\n\treturn \"widget\"\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "widgets/v1/describe.go"), []byte(method), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := New(Options{BaseDir: dir, PayloadDir: DefaultPayloadDir})
+	d, err := r.Discover()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := d.Load()
+	if err != nil {
+		t.Fatalf("%v\n%v", err, r.Problems.Err())
+	}
+	c, err := l.CheckMarkers()
+	if err != nil {
+		t.Fatalf("%v\n%v", err, r.Problems.Err())
+	}
+	if _, err := c.PartialManifests(); err != nil {
+		t.Fatalf("%v\n%v", err, r.Problems.Err())
+	}
+	bodies, funcs := 0, 0
+	pkgs := append([]*loader.Package{c.Universe.Package("k8s.io/apimachinery/pkg/apis/meta/v1")}, c.Universe.Roots...)
+	for _, pkg := range pkgs {
+		for _, f := range pkg.Syntax {
+			for _, decl := range f.Decls {
+				if fd, ok := decl.(*ast.FuncDecl); ok {
+					funcs++
+					if fd.Body != nil {
+						bodies++
+					}
+				}
+			}
+		}
+	}
+	if funcs == 0 || bodies > 0 {
+		t.Errorf("stage 1 ran with %d of %d function bodies in the syntax of the root and metav1", bodies, funcs)
+	}
+}
