@@ -9,9 +9,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"golang.org/x/mod/modfile"
 
@@ -128,26 +131,11 @@ func Discover(baseDir string, filter []string) (*Result, *diag.List, error) {
 	}
 	res := &Result{BaseDir: base, ModulePath: modPath, ModuleDir: modDir, Fset: token.NewFileSet()}
 
-	var versions []*Version
-	err = filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		if p != base && skipDir(p, d.Name()) {
-			return filepath.SkipDir
-		}
-		v, perr := parsePackage(p, modDir, modPath, res.Fset, problems)
-		if perr != nil {
-			return perr
-		}
-		if v != nil {
-			versions = append(versions, v)
-		}
-		return nil
-	})
+	dirs, err := packageDirs(base)
+	if err != nil {
+		return nil, problems, err
+	}
+	versions, err := parsePackages(dirs, modDir, modPath, res.Fset, problems)
 	if err != nil {
 		return nil, problems, err
 	}
@@ -189,6 +177,65 @@ func Discover(baseDir string, filter []string) (*Result, *diag.List, error) {
 		return res, problems, problems.Err()
 	}
 	return res, problems, nil
+}
+
+// packageDirs returns base and every directory below it that may hold a
+// package, in walk order.
+func packageDirs(base string) ([]string, error) {
+	var dirs []string
+	err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if p != base && skipDir(p, d.Name()) {
+			return filepath.SkipDir
+		}
+		dirs = append(dirs, p)
+		return nil
+	})
+	return dirs, err
+}
+
+// parsePackages runs parsePackage on every directory, on every core:
+// reading every Go file of the tree is most of discovery's time, system
+// calls above all. The problems and the error are those of a run in
+// directory order: the problems of the directories before the first one
+// that fails to read, and that failure.
+func parsePackages(dirs []string, modDir, modPath string, fset *token.FileSet, problems *diag.List) ([]*Version, error) {
+	type result struct {
+		v        *Version
+		problems *diag.List
+		err      error
+	}
+	results := make([]result, len(dirs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(dirs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(dirs); i = int(next.Add(1)) - 1 {
+				r := &results[i]
+				r.problems = &diag.List{}
+				r.v, r.err = parsePackage(dirs[i], modDir, modPath, fset, r.problems)
+			}
+		}()
+	}
+	wg.Wait()
+	var versions []*Version
+	for _, r := range results {
+		problems.Add(r.problems.Items()...)
+		if r.err != nil {
+			return nil, r.err
+		}
+		if r.v != nil {
+			versions = append(versions, r.v)
+		}
+	}
+	return versions, nil
 }
 
 func skipDir(p, name string) bool {
