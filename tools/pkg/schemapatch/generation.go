@@ -48,8 +48,12 @@ type generation struct {
 }
 
 // kindSchema is the generated schema of one kind type in one gate set.
+// The converter fills it in; read it only after the converter's wait.
 type kindSchema struct {
+	id     crd.TypeIdent
 	schema map[string]any
+	// err is set when the schema cannot be converted.
+	err error
 }
 
 // universe is what Run derives once from the loaded packages and shares
@@ -70,6 +74,8 @@ type universe struct {
 	indexer *crd.Parser
 	indexes map[*loader.Package]*pkgIndex
 	types   map[crd.TypeIdent]*indexedType
+	// converter converts the generated schemas to maps.
+	converter *converter
 }
 
 // pkgIndex is what controller-tools' indexing of one package yields: its
@@ -113,7 +119,7 @@ func newUniverse(u *goload.Universe, sink *problemSink) *universe {
 	return &universe{goload: u, closure: closure, typeNames: map[*loader.Package][]string{}, problems: sink,
 		enums: map[types.Object]enumResult{}, deps: map[[2]*loader.Package]bool{},
 		indexer: newIndexer(u), indexes: map[*loader.Package]*pkgIndex{},
-		types: map[crd.TypeIdent]*indexedType{}}
+		types: map[crd.TypeIdent]*indexedType{}, converter: newConverter()}
 }
 
 func newIndexer(u *goload.Universe) *crd.Parser {
@@ -320,8 +326,8 @@ func (g *generation) report(pkg *loader.Package, node ast.Node, problems []marke
 
 // schemaFor returns the schema of the kind type id, generating it on first
 // use: the flattened schema with properties.metadata reduced to
-// {type: object}, as a generic map ready for serialisation. It returns nil
-// when the schema cannot be converted (reported).
+// {type: object}, converted to a generic map ready for serialisation by
+// the universe's converter, in the background.
 func (g *generation) schemaFor(id crd.TypeIdent) *kindSchema {
 	if s, ok := g.schemas[id]; ok {
 		return s
@@ -336,16 +342,25 @@ func (g *generation) schemaFor(id crd.TypeIdent) *kindSchema {
 		schema.Properties = maps.Clone(schema.Properties)
 		schema.Properties["metadata"] = apiextensionsv1.JSONSchemaProps{Type: "object"}
 	}
-	m, err := schemaToMap(&schema)
-	if err != nil {
-		g.univ.problems.add(diag.Errorf("", 0, id.String(), "cannot convert the generated schema: %v", err))
-		g.markerErrors = true
-		return nil
-	}
-	s := &kindSchema{schema: m}
+	s := &kindSchema{id: id}
+	g.univ.converter.start(s, schema)
 	g.schemas[id] = s
 	g.generated++
 	return s
+}
+
+// converted waits for the conversions of every schema and reports those
+// that failed, which fails their generations.
+func (gr *generator) converted() {
+	gr.univ.converter.wait()
+	for _, g := range gr.gens {
+		for _, s := range g.schemas {
+			if s.err != nil {
+				g.univ.problems.add(diag.Errorf("", 0, s.id.String(), "cannot convert the generated schema: %v", s.err))
+				g.markerErrors = true
+			}
+		}
+	}
 }
 
 // release drops the parser once every manifest of the gate set at hand

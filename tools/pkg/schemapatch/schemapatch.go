@@ -113,7 +113,9 @@ type crdManifest struct {
 	broken bool
 	// gen is the generation that produced schemas, or nil.
 	gen *generation
-	// schemas maps version names to the schema to write.
+	// kinds maps version names to the generated schema to write, and
+	// schemas to its map once converted.
+	kinds   map[string]*kindSchema
 	schemas map[string]map[string]any
 }
 
@@ -241,6 +243,10 @@ func (s *stage) selectAndGenerate() []*generation {
 	s.manifests = append(handed, rest...)
 	sort.SliceStable(s.manifests, func(i, j int) bool { return s.manifests[i].path < s.manifests[j].path })
 	s.res.Manifests = len(s.manifests)
+	gen.converted()
+	for _, m := range s.manifests {
+		m.takeSchemas()
+	}
 	return gen.finish()
 }
 
@@ -478,8 +484,19 @@ func (s *stage) match(gen *generation, m *crdManifest) {
 			m.broken = true
 			return
 		}
-		ks := gen.schemaFor(ids[0])
-		if ks == nil {
+		if m.kinds == nil {
+			m.kinds = map[string]*kindSchema{}
+		}
+		m.kinds[v] = gen.schemaFor(ids[0])
+	}
+	m.gen = gen
+}
+
+// takeSchemas gives m the maps of its converted schemas; a schema that
+// could not be converted (reported) leaves m as is.
+func (m *crdManifest) takeSchemas() {
+	for v, ks := range m.kinds {
+		if ks.err != nil {
 			m.broken = true
 			return
 		}
@@ -488,7 +505,7 @@ func (s *stage) match(gen *generation, m *crdManifest) {
 		}
 		m.schemas[v] = ks.schema
 	}
-	m.gen = gen
+	m.kinds = nil
 }
 
 // write applies the schemas (SPEC 4.4) and records every manifest whose

@@ -1,0 +1,38 @@
+package schemapatch
+
+import (
+	"runtime"
+	"sync"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+)
+
+// converter turns generated schemas into the generic maps manifests are
+// serialised from, on goroutines of their own: generation, which must run
+// on one goroutine, goes on with the next schema meanwhile. A converted
+// schema is read only; the flattened schema it comes from belongs to one
+// parser entry (controller-tools deep-copies when flattening and never
+// touches a stored flattened schema again), so reading it concurrently is
+// safe.
+type converter struct {
+	slots chan struct{}
+	wg    sync.WaitGroup
+}
+
+func newConverter() *converter {
+	return &converter{slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
+}
+
+// start converts schema into ks.schema (or ks.err) in the background.
+func (c *converter) start(ks *kindSchema, schema apiextensionsv1.JSONSchemaProps) {
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		c.slots <- struct{}{}
+		defer func() { <-c.slots }()
+		ks.schema, ks.err = schemaToMap(&schema)
+	}()
+}
+
+// wait returns once every conversion started is done.
+func (c *converter) wait() { c.wg.Wait() }
