@@ -58,10 +58,15 @@ func (r *Reader) Read(path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ParseFile(path, data), nil
+}
+
+// ParseFile returns the File of path holding data, parsed.
+func ParseFile(path string, data []byte) *File {
 	f := &File{Path: path, Data: data}
 	f.Object, f.ParseErr = Parse(data)
 	if f.ParseErr != nil {
 		f.Object = nil
 	}
-	return f, nil
+	return f
 }

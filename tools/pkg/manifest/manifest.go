@@ -1,9 +1,9 @@
 package manifest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/gatedcrd/gatedcrd/features/payload"
 )
@@ -37,6 +37,10 @@ const (
 // PartialManifestsDirName is the directory below a version directory that
 // holds the partial manifests of stage 1, one sub-directory per CRD.
 const PartialManifestsDirName = "zz_generated.featuregated-crd-manifests"
+
+// MergedManifestsDirName is the directory below a version directory that
+// holds the merged CRD manifests of stage 3, and nothing else.
+const MergedManifestsDirName = "zz_generated.crd-manifests"
 
 // Marshal serialises obj the way every generated manifest is written: obj
 // is first converted to a generic map (via JSON, honouring struct tags and
@@ -76,17 +80,21 @@ func Parse(data []byte) (map[string]any, error) {
 // than comments.
 func CountDocuments(data []byte) int {
 	n, content := 0, false
-	for _, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimRight(line, "\r")
-		if line == "---" || strings.HasPrefix(line, "--- ") {
+	// Line by line without copying data: stage 2 counts the documents of
+	// every merged manifest it presumes (megabytes on a large tree).
+	for rest, more := data, true; more; {
+		var line []byte
+		line, rest, more = bytes.Cut(rest, []byte("\n"))
+		line = bytes.TrimRight(line, "\r")
+		if string(line) == "---" || bytes.HasPrefix(line, []byte("--- ")) {
 			if content {
 				n++
 			}
-			rest := strings.TrimSpace(strings.TrimPrefix(line, "---"))
-			content = rest != "" && !strings.HasPrefix(rest, "#")
+			rest := bytes.TrimSpace(bytes.TrimPrefix(line, []byte("---")))
+			content = len(rest) > 0 && rest[0] != '#'
 			continue
 		}
-		if t := strings.TrimSpace(line); t != "" && t != "..." && !strings.HasPrefix(t, "#") {
+		if t := bytes.TrimSpace(line); len(t) > 0 && string(t) != "..." && t[0] != '#' {
 			content = true
 		}
 	}

@@ -21,7 +21,7 @@ import (
 const (
 	FeatureGatedDirName = manifest.PartialManifestsDirName
 	OverridesDirName    = "manual-override-crd-manifests"
-	OutputDirName       = "zz_generated.crd-manifests"
+	OutputDirName       = manifest.MergedManifestsDirName
 	DocFileName         = "doc.go"
 	manifestExt         = ".yaml"
 	outputExt           = ".crd.yaml"

@@ -413,7 +413,8 @@ func (p *Partials) Schemas() (*Schemas, error) {
 	err := r.stage(SchemaPatch, "schemapatch", func() error {
 		p.dropBodies()
 		in := schemapatch.Input{Discovery: p.Discovered.Result, Universe: p.Universe, Tree: r.Tree, Problems: r.Problems,
-			EnumFromConstants: p.Config.EnumFromConstants, Partials: p.handOn()}
+			EnumFromConstants: p.Config.EnumFromConstants, Partials: p.handOn(),
+			PresumeMerged: r.Options.Stages&ManifestMerge != 0}
 		if p.Result != nil {
 			// Stage 2 took them over; it drops each one (old schema and all)
 			// once its replacement is written.
@@ -426,6 +427,12 @@ func (p *Partials) Schemas() (*Schemas, error) {
 		}
 		return err
 	})
+	if err != nil && s.Result != nil && len(s.Result.Presumed) > 0 {
+		// Stage 3 will not run to settle them: report what stage 2 would
+		// have found in them, and count the errors again.
+		s.Result.Settle(r.BaseDir(), r.Problems, nil)
+		err = r.check(nil)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -445,6 +452,7 @@ func (s *Schemas) Merge() (*Merged, error) {
 	r := s.Run
 	m := &Merged{Schemas: s}
 	if len(s.Versions()) == 0 {
+		s.settlePresumed(nil)
 		return m, nil
 	}
 	s.dropBodies()
@@ -452,6 +460,7 @@ func (s *Schemas) Merge() (*Merged, error) {
 		d, err := r.Payload()
 		if err != nil {
 			r.Problems.Add(r.payloadProblems(err)...)
+			s.settlePresumed(nil)
 			return nil
 		}
 		in := manifestmerge.Input{Discovery: s.Discovered.Result, Tree: r.Tree, Problems: r.Problems, Payload: d}
@@ -459,6 +468,7 @@ func (s *Schemas) Merge() (*Merged, error) {
 			in.Files = s.Result.Files
 		}
 		res, err := manifestmerge.Run(in)
+		s.settlePresumed(res)
 		if s.Result != nil && !s.wantsGateDocs() {
 			s.Result.Files = nil // merged; the tree holds their bytes
 		}
@@ -473,6 +483,31 @@ func (s *Schemas) Merge() (*Merged, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// settlePresumed checks the files stage 2 presumed to be stage 3 output
+// against what stage 3 did (res; nil when it did not run).
+func (s *Schemas) settlePresumed(res *manifestmerge.Result) {
+	if s.Result == nil || len(s.Result.Presumed) == 0 {
+		return
+	}
+	var stage3 func(string) ([]byte, bool)
+	if res != nil {
+		touched := map[string][]byte{}
+		for _, v := range res.Versions {
+			for _, p := range v.Removed {
+				touched[p] = nil
+			}
+			for _, o := range v.Outputs {
+				touched[o.Path] = o.Data
+			}
+		}
+		stage3 = func(p string) ([]byte, bool) {
+			data, ok := touched[p]
+			return data, ok
+		}
+	}
+	s.Result.Settle(s.Run.BaseDir(), s.Run.Problems, stage3)
 }
 
 // Validated is the merged output after the checks that read it: the

@@ -45,6 +45,11 @@ type Input struct {
 	// file below the version directories is read through the Tree (all of
 	// them, for the separate sub-command).
 	Partials []Partial
+	// PresumeMerged is set when stage 3 runs after this stage in the same
+	// process: Run then presumes files that look like stage 3 output are
+	// such, without parsing them, and lists them in Result.Presumed for
+	// Result.Settle to check once stage 3 ran (see presumed.go).
+	PresumeMerged bool
 }
 
 // Partial is a partial manifest handed over by stage 1: the file, and the
@@ -78,6 +83,10 @@ type Result struct {
 	// files again. Their objects share schema maps; nothing may modify
 	// them. The pipeline drops them once the merge took them.
 	Files []*manifest.File
+	// Presumed are the files presumed to be stage 3 output
+	// (Input.PresumeMerged), in path order, with the bytes Run saw and no
+	// object. Settle checks and drops them.
+	Presumed []*manifest.File
 }
 
 // Timing is the wall-clock time of each phase of a run.
@@ -173,7 +182,7 @@ func (s *stage) run() {
 // each manifest as soon as it is known, so that parsing the files nobody
 // handed over overlaps schema generation, which must run on one goroutine.
 func (s *stage) selectAndGenerate() []*generation {
-	seen := map[string]bool{}
+	seen, versionDirs := map[string]bool{}, map[string]bool{}
 	var paths []string
 	pkgsOf := map[string][]*loader.Package{}
 	for _, g := range s.in.Discovery.Groups {
@@ -194,6 +203,7 @@ func (s *stage) selectAndGenerate() []*generation {
 			pkgs = append(pkgs, pkg)
 		}
 		for _, v := range g.Versions {
+			versionDirs[filepath.Clean(v.Dir)] = true
 			s.walk(v.Dir, func(path string) {
 				if seen[path] {
 					return
@@ -228,10 +238,13 @@ func (s *stage) selectAndGenerate() []*generation {
 			handed = append(handed, m)
 		}
 	}
-	parsed := s.readManifests(others)
+	parsed := s.readManifests(others, versionDirs)
 	gen.add(handed)
 	var rest []*crdManifest
 	for i, sel := range parsed() {
+		if sel.presumed != nil {
+			s.res.Presumed = append(s.res.Presumed, sel.presumed)
+		}
 		s.sink.add(sel.problems...)
 		if m := sel.manifest; m != nil {
 			m.pkgs = pkgsOf[others[i]]
@@ -255,26 +268,31 @@ func (s *stage) selectAndGenerate() []*generation {
 type selected struct {
 	manifest *crdManifest
 	problems []diag.Diagnostic
+	// presumed is a file presumed to be stage 3 output, not parsed.
+	presumed *manifest.File
 }
 
 // readManifests starts reading and parsing the files at paths through the
 // Tree, on every core, and returns the function that waits for the
 // verdicts (readManifest), in path order. Parsing YAML is the costly part;
 // a file that is not to be processed is dropped right away.
-func (s *stage) readManifests(paths []string) func() []selected {
-	reader := manifest.NewReader(s.in.Tree, nil)
+func (s *stage) readManifests(paths []string, versionDirs map[string]bool) func() []selected {
 	out := make([]selected, len(paths))
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		parallel(len(paths), func(i int) {
 			rel := s.sink.rel(paths[i])
-			f, err := reader.Read(paths[i])
+			data, err := s.in.Tree.ReadFile(paths[i])
 			if err != nil {
 				out[i].problems = []diag.Diagnostic{diag.Errorf(rel, 0, "", "cannot read: %v", err)}
 				return
 			}
-			out[i].manifest, out[i].problems = readManifest(rel, f, nil)
+			if s.in.PresumeMerged && looksMerged(paths[i], data, versionDirs) {
+				out[i].presumed = &manifest.File{Path: paths[i], Data: data}
+				return
+			}
+			out[i].manifest, out[i].problems = readManifest(rel, manifest.ParseFile(paths[i], data), nil)
 		})
 	}()
 	return func() []selected {
