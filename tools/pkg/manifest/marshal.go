@@ -1,8 +1,10 @@
 package manifest
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
+	"sync"
 	"unicode/utf8"
 
 	yamlv2 "go.yaml.in/yaml/v2"
@@ -35,7 +37,32 @@ func marshalGeneric(m map[string]any) ([]byte, error) {
 	if !ok {
 		return yaml.Marshal(m)
 	}
-	return yamlv2.Marshal(v)
+	return emit(v)
+}
+
+// outputs holds the buffers emit renders into, for the next call to reuse.
+var outputs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// emit returns what go.yaml.in/yaml/v2.Marshal returns for v. Marshal
+// grows its output one small chunk at a time, so a large manifest costs
+// several times its size in discarded copies, and the result keeps up to
+// a quarter of its length spare. The library's Encoder (the same
+// emitter, documents and stream end, so the same bytes) writes into a
+// reused buffer instead, and the result is one copy of exactly its size.
+func emit(v any) ([]byte, error) {
+	buf := outputs.Get().(*bytes.Buffer)
+	defer outputs.Put(buf)
+	buf.Reset()
+	enc := yamlv2.NewEncoder(buf)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	out := make([]byte, buf.Len())
+	copy(out, buf.Bytes())
+	return out, nil
 }
 
 // maxDepth keeps nesting well below the YAML parser's limit of 10000, at

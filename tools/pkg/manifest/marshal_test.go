@@ -97,10 +97,11 @@ func TestMarshalSharesUnchangedValues(t *testing.T) {
 }
 
 // FuzzMarshal compares Marshal with sigs.k8s.io/yaml.Marshal on generic maps
-// decoded from arbitrary JSON. Keys with a zero are left out: the YAML
-// emitter orders keys with digits by a comparison that, with zeros, is not
-// transitive for some (such as "0112", "01B7", "000000007Y"), so that their
-// order depends on Go's random map iteration, on either path.
+// decoded from arbitrary JSON. Keys with a digit are left out: the YAML
+// emitter orders keys with digits by a comparison that is not transitive
+// for some (such as "0112", "01B7", "000000007Y", and without zeros "9B",
+// "11", "911"), so that their order depends on Go's random map iteration,
+// on either path.
 func FuzzMarshal(f *testing.F) {
 	for _, seed := range []string{
 		`{}`, `{"a":1,"b":[1.5,-0,1e21,"x",null,true],"c":{"d":{}}}`,
@@ -111,27 +112,52 @@ func FuzzMarshal(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var m map[string]any
-		if json.Unmarshal(data, &m) != nil || keyWithZero(m) {
+		if json.Unmarshal(data, &m) != nil || keyWithDigit(m) {
 			return
 		}
 		sameAsDetour(t, "fuzz", m)
+		var r Renderer
+		sameAsMarshal(t, "fuzz", &r, m)
+		if m != nil {
+			other := map[string]any{"other": "x"}
+			for k, v := range m {
+				other[k] = v
+			}
+			sameAsMarshal(t, "fuzz, rendered again sharing its values", &r, other)
+		}
 	})
 }
 
-func keyWithZero(v any) bool {
+func keyWithDigit(v any) bool {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			if strings.Contains(k, "0") || keyWithZero(e) {
+			if strings.ContainsAny(k, "0123456789") || keyWithDigit(e) {
 				return true
 			}
 		}
 	case []any:
 		for _, e := range x {
-			if keyWithZero(e) {
+			if keyWithDigit(e) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// TestMarshalResultHasNoSpareCapacity checks that a rendered manifest
+// keeps exactly its bytes: stages hold many of them at once, and
+// go.yaml.in/yaml/v2.Marshal's own result can keep a quarter more spare.
+func TestMarshalResultHasNoSpareCapacity(t *testing.T) {
+	m := map[string]any{"description": strings.Repeat("a long description, ", 500), "list": []any{"a", 1.0, true}}
+	for range 2 { // the second call reuses the first one's buffer
+		got, err := Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cap(got) != len(got) {
+			t.Errorf("Marshal returned %d bytes with capacity %d", len(got), cap(got))
+		}
+	}
 }
