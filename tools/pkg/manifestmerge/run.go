@@ -392,12 +392,13 @@ func (j *crdJob) emit(cm *crdMerge, records []record, pl *payload, pattern fileP
 		_, ok := annotationsOf(cm.datas[id])[manifest.FeatureGatePassThrough]
 		return ok
 	})
+	// The files of one merged CRD differ in annotations only: they share
+	// everything else, which the renderer renders once.
+	var r manifest.Renderer
 	for _, f := range files {
-		// The files of one merged CRD differ in annotations only: they
-		// share everything else.
 		obj := withOwnAnnotations(cm.datas[f.data])
 		annotate(obj, f)
-		data, err := manifest.Marshal(obj)
+		data, err := r.Marshal(obj)
 		if err != nil {
 			j.rep.add(diag.Errorf(cm.file, 0, "", "cannot serialise the merged CRD: %v", err))
 			return
@@ -487,9 +488,11 @@ func (vj *versionJob) write(t *tree.Tree, r *inputReader) {
 	}
 	for _, o := range outputs {
 		p := filepath.Join(outDir, o.name)
-		t.WriteFile(p, o.data)
+		// The checks after the merge get the tree's bytes: on an
+		// up-to-date tree, those read from disk rather than a second copy.
+		data := t.WriteFile(p, o.data)
 		res.Written = append(res.Written, p)
-		res.Outputs = append(res.Outputs, &Output{Path: p, Object: o.obj, Data: o.data})
+		res.Outputs = append(res.Outputs, &Output{Path: p, Object: o.obj, Data: data})
 	}
 	docPath := filepath.Join(outDir, DocFileName)
 	t.WriteFile(docPath, []byte("package "+pkg+"\n"))

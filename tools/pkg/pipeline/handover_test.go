@@ -17,8 +17,9 @@ import (
 // every manifest stage 1 hands to stage 2 and stage 2 hands to stage 3
 // carries an object that is exactly what parsing its bytes gives (the
 // guarantee that lets the next stage skip the parse, so the output cannot
-// change), stage 2's bytes are the tree's, and the merge left them
-// untouched (checked after the merge ran). Both with the generated files in place (stage 1 keeps them,
+// change), the bytes stage 2 and the merge hand on are the tree's own
+// (one copy of each file), and the merge left stage 2's untouched (checked
+// after the merge ran). Both with the generated files in place (stage 1 keeps them,
 // schemas and all) and without (stage 1 writes them).
 func TestHandOver(t *testing.T) {
 	for _, fresh := range []bool{false, true} {
@@ -59,14 +60,32 @@ func TestHandOver(t *testing.T) {
 		if len(files) != 4 { // the three partial manifests and the override
 			t.Fatalf("fresh=%v: stage 2 handed on %d manifests, want 4", fresh, len(files))
 		}
-		_, err = s.Merge()
+		m, err := s.Merge()
 		must(err)
 		for _, f := range files {
 			checkParsed(t, f)
-			if data, err := r.Tree.ReadFile(f.Path); err != nil || !bytes.Equal(data, f.Data) {
-				t.Errorf("fresh=%v: %s: stage 2 handed on other bytes than the tree holds (%v)", fresh, f.Path, err)
-			}
+			sameBytes(t, r, f.Path, f.Data, "stage 2")
 		}
+		outputs := m.Result.Outputs()
+		if len(outputs) == 0 {
+			t.Fatalf("fresh=%v: the merge handed on no outputs", fresh)
+		}
+		for _, o := range outputs {
+			sameBytes(t, r, o.Path, o.Data, "the merge")
+		}
+	}
+}
+
+// sameBytes checks that data, handed on by a stage for path, is the tree's
+// own copy of the file (not a second one, which would double what a run
+// keeps live).
+func sameBytes(t *testing.T, r *pipeline.Run, path string, data []byte, stage string) {
+	t.Helper()
+	held, err := r.Tree.ReadFile(path)
+	if err != nil || !bytes.Equal(held, data) {
+		t.Errorf("%s: %s handed on other bytes than the tree holds (%v)", path, stage, err)
+	} else if len(data) > 0 && &held[0] != &data[0] {
+		t.Errorf("%s: %s handed on a copy of the bytes the tree holds", path, stage)
 	}
 }
 

@@ -559,6 +559,12 @@ func (s *stage) write(gens []*generation) {
 			outs[i].problem = &d
 			return
 		}
+		if bytes.Equal(data, m.data) {
+			// Unchanged (the usual case): keep the bytes read, which the
+			// tree holds anyway, and drop the copy now rather than after
+			// every manifest is rendered.
+			data = m.data
+		}
 		outs[i].data, outs[i].obj = data, obj
 		// The manifest as read, old schemas included, is not needed any
 		// more: let it go now rather than at the end of the stage.
@@ -581,7 +587,7 @@ func (s *stage) write(gens []*generation) {
 				s.res.Unmatched++
 			}
 			if !bytes.Equal(o.data, m.data) {
-				s.in.Tree.WriteFile(m.path, o.data)
+				o.data = s.in.Tree.WriteFile(m.path, o.data)
 				s.res.Updated++
 			}
 			s.res.Files = append(s.res.Files, &manifest.File{Path: m.path, Data: o.data, Object: o.obj})

@@ -182,19 +182,23 @@ func (t *Tree) ReadDir(dir string) ([]Entry, error) {
 	return out, nil
 }
 
-// WriteFile records new content for path. Nothing touches the disk until
-// Commit. Content equal to the disk's, as read already, shares the bytes
-// read instead of keeping a copy: most writes of a run over an up-to-date
-// tree are such, and their copies would double what a run keeps live.
-func (t *Tree) WriteFile(path string, data []byte) {
+// WriteFile records new content for path and returns the bytes the tree
+// keeps for it, which a caller holding on to the content should keep
+// instead of data. Nothing touches the disk until Commit. Content equal to
+// the disk's, as read already, shares the bytes read instead of keeping a
+// copy: most writes of a run over an up-to-date tree are such, and their
+// copies would double what a run keeps live.
+func (t *Tree) WriteFile(path string, data []byte) []byte {
 	p := abs(path)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if old, ok := t.disk[p]; ok && bytes.Equal(old, data) {
 		t.pending[p] = &pendingFile{data: old}
-		return
+		return old
 	}
-	t.pending[p] = &pendingFile{data: append([]byte(nil), data...)}
+	f := &pendingFile{data: append([]byte(nil), data...)}
+	t.pending[p] = f
+	return f.data
 }
 
 // Remove records the removal of the file at path.

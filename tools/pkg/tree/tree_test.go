@@ -239,15 +239,24 @@ func TestWriteOfDiskContentSharesTheBytesRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	mine := []byte("same\n")
-	tr.WriteFile(path, mine)
+	kept := tr.WriteFile(path, mine)
 	mine[0] = 'X'
 	got, err := tr.ReadFile(path)
 	if err != nil || string(got) != "same\n" {
 		t.Fatalf("ReadFile = %q, %v; want the written content", got, err)
 	}
-	if &got[0] != &disk[0] {
+	if &got[0] != &disk[0] || &kept[0] != &disk[0] {
 		t.Error("the written content is a second copy of the bytes read")
 	}
+	// Other content is copied, and WriteFile returns the copy.
+	other := filepath.Join(dir, "b.yaml")
+	mine = []byte("new\n")
+	kept = tr.WriteFile(other, mine)
+	mine[0] = 'X'
+	if got, err := tr.ReadFile(other); err != nil || string(got) != "new\n" || &got[0] != &kept[0] {
+		t.Errorf("ReadFile = %q, %v; want the written content, the bytes WriteFile returned", got, err)
+	}
+	tr.Remove(other)
 	changes, st, err := tr.Changes()
 	if err != nil || len(changes) != 0 || st.Unchanged != 1 {
 		t.Errorf("Changes = %v, %+v, %v; want one unchanged file", changes, st, err)
