@@ -113,6 +113,7 @@ func LoadWith(dir string, importPaths []string, opts Options) (*Universe, error)
 	if err != nil {
 		return nil, err
 	}
+	leaveOutInert(roots, opts.Overlay)
 	useParsed(roots, opts.Parsed)
 	if err := parseOverlaid(u.Fset, roots, opts.Overlay); err != nil {
 		return nil, err
@@ -226,7 +227,10 @@ func (u *Universe) PackageCount() int {
 }
 
 // eachPackage calls fn once for every package reachable from the roots.
-func (u *Universe) eachPackage(fn func(p *loader.Package)) {
+func (u *Universe) eachPackage(fn func(p *loader.Package)) { eachPackage(u.Roots, fn) }
+
+// eachPackage calls fn once for every package reachable from roots.
+func eachPackage(roots []*loader.Package, fn func(p *loader.Package)) {
 	seen := map[*loader.Package]bool{}
 	var visit func(p *loader.Package)
 	visit = func(p *loader.Package) {
@@ -239,7 +243,7 @@ func (u *Universe) eachPackage(fn func(p *loader.Package)) {
 			visit(imp)
 		}
 	}
-	for _, r := range u.Roots {
+	for _, r := range roots {
 		visit(r)
 	}
 }

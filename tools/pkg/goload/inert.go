@@ -1,0 +1,53 @@
+package goload
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"sigs.k8s.io/controller-tools/pkg/loader"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/protofiles"
+)
+
+// leaveOutInert removes from the compiled files of every package reachable
+// from roots the generated protobuf files that no stage needs
+// (protofiles.Inert), before anything parses them: controller-tools
+// parses and type-checks a package's compiled files, and such a file is
+// most of k8s.io/api/core/v1, which every group-version referring to a
+// core type loads. Only files named *.pb.go are read, on every core.
+func leaveOutInert(roots []*loader.Package, overlay map[string][]byte) {
+	type candidate struct {
+		pkg   *loader.Package
+		name  string
+		inert bool
+	}
+	var cands []*candidate
+	eachPackage(roots, func(p *loader.Package) {
+		for _, name := range p.CompiledGoFiles {
+			if strings.HasSuffix(name, ".pb.go") {
+				cands = append(cands, &candidate{pkg: p, name: name})
+			}
+		}
+	})
+	var wg sync.WaitGroup
+	for _, c := range cands {
+		wg.Go(func() {
+			src, ok := overlay[c.name]
+			if !ok {
+				var err error
+				if src, err = os.ReadFile(c.name); err != nil {
+					return // parsing it reports the error
+				}
+			}
+			c.inert = protofiles.Inert(c.name, src)
+		})
+	}
+	wg.Wait()
+	for _, c := range cands {
+		if c.inert {
+			c.pkg.CompiledGoFiles = slices.DeleteFunc(slices.Clone(c.pkg.CompiledGoFiles), func(n string) bool { return n == c.name })
+		}
+	}
+}
