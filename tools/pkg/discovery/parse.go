@@ -17,7 +17,7 @@ import (
 	"sync"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/protofiles"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/genfiles"
 )
 
 // parseMode is how discovery parses a whole file. The syntax trees of the
@@ -268,8 +268,8 @@ func buildContext() build.Context {
 // parseSelected parses whole the files of v that the package load
 // compiles, and doc.go for its markers, and records them in v.Files. A
 // syntax error is reported and yields false. Files the go command leaves
-// out under the loader's build tags, and generated protobuf code the load
-// leaves out (protofiles.Inert), are not parsed: no stage reads them.
+// out under the loader's build tags, and generated code the load leaves
+// out (genfiles.Unneeded), are not parsed: no stage reads them.
 func parseSelected(v *Version, ctx build.Context, fset *token.FileSet, problems *diag.List) bool {
 	srcs := map[string][]byte{}
 	for _, gf := range v.files {
@@ -285,7 +285,7 @@ func parseSelected(v *Version, ctx build.Context, fset *token.FileSet, problems 
 		if filepath.Base(gf.name) == "doc.go" {
 			return true
 		}
-		if protofiles.Inert(gf.name, gf.src) {
+		if genfiles.Unneeded(gf.name, gf.src) {
 			return false // the load leaves it out too (goload)
 		}
 		ok, err := ctx.MatchFile(filepath.Dir(gf.name), filepath.Base(gf.name))

@@ -3,20 +3,19 @@ package goload
 import (
 	"os"
 	"slices"
-	"strings"
 	"sync"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/protofiles"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/genfiles"
 )
 
 // leaveOutInert removes from the compiled files of every package reachable
-// from roots the generated protobuf files that no stage needs
-// (protofiles.Inert), before anything parses them: controller-tools
-// parses and type-checks a package's compiled files, and such a file is
-// most of k8s.io/api/core/v1, which every group-version referring to a
-// core type loads. Only files named *.pb.go are read, on every core.
+// from roots the generated files that no stage needs (genfiles.Unneeded),
+// before anything parses them: controller-tools parses and type-checks a
+// package's compiled files, and such files are most of k8s.io/api/core/v1,
+// which every group-version referring to a core type loads. Only the
+// files genfiles.Candidate names are read, on every core.
 func leaveOutInert(roots []*loader.Package, overlay map[string][]byte) {
 	type candidate struct {
 		pkg   *loader.Package
@@ -26,7 +25,7 @@ func leaveOutInert(roots []*loader.Package, overlay map[string][]byte) {
 	var cands []*candidate
 	eachPackage(roots, func(p *loader.Package) {
 		for _, name := range p.CompiledGoFiles {
-			if strings.HasSuffix(name, ".pb.go") {
+			if genfiles.Candidate(name) {
 				cands = append(cands, &candidate{pkg: p, name: name})
 			}
 		}
@@ -41,7 +40,7 @@ func leaveOutInert(roots []*loader.Package, overlay map[string][]byte) {
 					return // parsing it reports the error
 				}
 			}
-			c.inert = protofiles.Inert(c.name, src)
+			c.inert = genfiles.Unneeded(c.name, src)
 		})
 	}
 	wg.Wait()

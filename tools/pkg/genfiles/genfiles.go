@@ -1,8 +1,11 @@
-// Package protofiles recognises the Go files of generated protobuf code
-// that no CRD stage needs: go-to-protobuf writes, next to API types, a
-// generated.pb.go holding nothing but marshalling methods, their helpers
-// and registration (k8s.io/api/core/v1's is 1.6 MB, two thirds of the
-// package, and openshift/api has 15 of them). Parsing such a file cost
+// Package genfiles recognises the generated Go files that no CRD stage
+// needs. Next to API types, go-to-protobuf writes a generated.pb.go
+// holding nothing but marshalling methods, their helpers and registration
+// (k8s.io/api/core/v1's is 1.6 MB, two thirds of the package, and
+// openshift/api has 15 of them), and the swagger-doc generator a
+// *swagger_doc_generated.go of SwaggerDoc methods returning map literals of
+// the field documentation (about 0.3 MB for k8s.io/api/core/v1 and for
+// openshift/api's config/v1, 1.5 MB over openshift/api). Parsing them cost
 // more than the rest of a group-version's package load, for declarations
 // no schema depends on.
 //
@@ -12,8 +15,10 @@
 // MarshalText (the two interfaces controller-tools looks for to decide a
 // type's schema) and carries no marker comment. Functions, methods and
 // variables are all it may declare; the type check of the package, which
-// skips function bodies, loses nothing a schema reads.
-package protofiles
+// skips function bodies, loses nothing a schema reads. Only files named
+// as those generators name them are considered (Candidate), so that no
+// other file has to be read to decide.
+package genfiles
 
 import (
 	"go/scanner"
@@ -21,13 +26,18 @@ import (
 	"strings"
 )
 
-// Inert reports whether the Go file name with content src is generated
-// protobuf code (name ends in .pb.go) that no stage needs: see the package
-// documentation. It reads the file's tokens, which costs a fifteenth of
-// parsing it; a file it cannot scan is not inert, so that parsing reports
-// the error.
-func Inert(name string, src []byte) bool {
-	if !strings.HasSuffix(name, ".pb.go") {
+// Candidate reports whether a Go file is named as the generators of
+// protobuf code and swagger documentation name their files.
+func Candidate(name string) bool {
+	return strings.HasSuffix(name, ".pb.go") || strings.HasSuffix(name, "swagger_doc_generated.go")
+}
+
+// Unneeded reports whether the Go file name with content src is generated
+// code that no stage needs: see the package documentation. It reads the
+// file's tokens, which costs a fifteenth of parsing it; a file it cannot
+// scan is needed, so that parsing reports the error.
+func Unneeded(name string, src []byte) bool {
+	if !Candidate(name) {
 		return false
 	}
 	scanned := true

@@ -1,15 +1,16 @@
-package protofiles
+package genfiles
 
 import "testing"
 
-func TestInert(t *testing.T) {
+func TestUnneeded(t *testing.T) {
 	const marshal = "package v1\n\nimport \"fmt\"\n\n// Marshal encodes m.\nfunc (m *Widget) Marshal() ([]byte, error) {\n\ttype local struct{}\n\tconst n = 1\n\treturn []byte(fmt.Sprint(n, local{})), nil\n}\n\nvar (\n\tfileDescriptor = []byte{1, 2}\n)\n\nfunc init() {}\n"
 	cases := []struct {
 		name, file, src string
 		want            bool
 	}{
 		{"marshalling code only", "generated.pb.go", marshal, true},
-		{"not a .pb.go file", "types.go", marshal, false},
+		{"not a generated file", "types.go", marshal, false},
+		{"swagger documentation", "zz_generated.swagger_doc_generated.go", "package v1\n\n// Generated.\nvar map_Widget = map[string]string{\n\t\"\": \"Widget is +a type.\",\n}\n\nfunc (Widget) SwaggerDoc() map[string]string {\n\treturn map_Widget\n}\n", true},
 		{"a type", "generated.pb.go", marshal + "\ntype Extra struct{}\n", false},
 		{"a type block", "generated.pb.go", marshal + "\ntype (\n\tExtra int\n)\n", false},
 		{"a constant", "generated.pb.go", marshal + "\nconst Mode = \"a\"\n", false},
@@ -21,8 +22,8 @@ func TestInert(t *testing.T) {
 		{"unscannable", "generated.pb.go", marshal + "\nvar s = \"unterminated\n", false},
 	}
 	for _, c := range cases {
-		if got := Inert(c.file, []byte(c.src)); got != c.want {
-			t.Errorf("%s: Inert = %v, want %v", c.name, got, c.want)
+		if got := Unneeded(c.file, []byte(c.src)); got != c.want {
+			t.Errorf("%s: Unneeded = %v, want %v", c.name, got, c.want)
 		}
 	}
 }
