@@ -406,7 +406,10 @@ type Schemas struct {
 	Result *schemapatch.Result
 }
 
-// Schemas runs stage 2, schemapatch.
+// Schemas runs stage 2, schemapatch. When stage 3 is selected too, stage
+// 2 presumes the files that look like stage 3 output to be such without
+// parsing them (schemapatch.Result.Presumed), and Merge settles them, so
+// call Merge after it (as Generate does).
 func (p *Partials) Schemas() (*Schemas, error) {
 	r := p.Run
 	s := &Schemas{Partials: p}
