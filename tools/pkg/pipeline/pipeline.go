@@ -346,6 +346,10 @@ func (c *Checked) PartialManifests() (*Partials, error) {
 		c.checkTypes()
 		res, err := partialschemas.Run(partialschemas.Input{Discovery: c.Result, Universe: c.Universe, Tree: r.Tree, Problems: r.Problems,
 			Strict: !r.Options.Lenient, Prefetch: c.existing})
+		// Run waited for the reading and took what it needs: the files
+		// read and parsed (old schemas and all, 17 MB of objects on
+		// openshift/api) would otherwise stay live for the whole run.
+		c.existing = nil
 		if err == nil {
 			p.Result = res
 			r.Stats.addPartials(res)

@@ -35,6 +35,32 @@ func TestLoadStartsReadingPartialManifests(t *testing.T) {
 	}
 }
 
+// TestStageOneReleasesItsReads checks that the existing partial manifests
+// read for stage 1 are let go once it ran, not kept to the end of the run.
+func TestStageOneReleasesItsReads(t *testing.T) {
+	dir := testtree.Copy(t, "../../internal/corpus/testdata/base")
+	r := New(Options{BaseDir: dir, PayloadDir: DefaultPayloadDir})
+	d, err := r.Discover()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := d.Load()
+	if err != nil {
+		t.Fatalf("%v\n%v", err, r.Problems.Err())
+	}
+	c, err := l.CheckMarkers()
+	if err != nil {
+		t.Fatalf("%v\n%v", err, r.Problems.Err())
+	}
+	p, err := c.PartialManifests()
+	if err != nil {
+		t.Fatalf("%v\n%v", err, r.Problems.Err())
+	}
+	if p.existing != nil {
+		t.Error("stage 1 ran, and the run still holds the partial manifests read for it")
+	}
+}
+
 // TestStageOneIndexesWithoutBodies checks that stage 1 collects markers
 // from syntax without function bodies: strict mode has read the roots'
 // comments by then, and walking the bodies of every indexed package
