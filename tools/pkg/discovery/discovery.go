@@ -117,6 +117,22 @@ func (r *Result) Versions() []*Version {
 // are warnings in the returned list; the error result is non-nil only when
 // the run cannot go on.
 func Discover(baseDir string, filter []string) (*Result, *diag.List, error) {
+	return DiscoverWith(baseDir, filter, Options{})
+}
+
+// Options are the optional inputs of DiscoverWith.
+type Options struct {
+	// Selected, when set, is called once the selected group-versions are
+	// known, before their files are parsed whole: with the absolute base
+	// directory, the file set that will position their files
+	// (Result.Fset) and their import paths. The caller may start loading
+	// them; discovery may still fail, or drop a version whose files do not
+	// parse.
+	Selected func(baseDir string, fset *token.FileSet, importPaths []string)
+}
+
+// DiscoverWith is Discover with Options.
+func DiscoverWith(baseDir string, filter []string, opts Options) (*Result, *diag.List, error) {
 	problems := &diag.List{}
 	base, err := filepath.Abs(baseDir)
 	if err != nil {
@@ -146,6 +162,13 @@ func Discover(baseDir string, filter []string) (*Result, *diag.List, error) {
 		if err != nil {
 			return nil, problems, err
 		}
+	}
+	if opts.Selected != nil && len(versions) > 0 {
+		paths := make([]string, len(versions))
+		for i, v := range versions {
+			paths[i] = v.ImportPath
+		}
+		opts.Selected(base, res.Fset, paths)
 	}
 	// Only the selected versions are parsed whole; one with a syntax
 	// error is dropped, as the go command cannot build it.

@@ -12,6 +12,12 @@
 // how many go/packages calls building it took, so that tests prove a run
 // loads once without a process-wide counter.
 //
+// Start begins the load before the caller has everything LoadWith takes
+// (the files discovery parses), so that the go command lists the packages,
+// the longest part of a load, while the caller goes on; Pending.Finish
+// completes it. The generated files no stage needs (package genfiles) are
+// left out of every package before anything parses them.
+//
 // Between stages, DropFunctionBodies trims what no later step reads from
 // the parsed packages (function bodies and the comments inside them, the
 // type information of value expressions): most of the syntax of generated

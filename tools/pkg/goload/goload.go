@@ -90,20 +90,9 @@ type Options struct {
 
 // LoadWith is Load with Options.
 func LoadWith(dir string, importPaths []string, opts Options) (*Universe, error) {
-	reg, err := NewRegistry()
+	u, err := newUniverse(opts.Fset)
 	if err != nil {
 		return nil, err
-	}
-	fset := opts.Fset
-	if fset == nil {
-		fset = token.NewFileSet()
-	}
-	u := &Universe{
-		Registry:  reg,
-		Collector: &markers.Collector{Registry: reg},
-		Checker:   &loader.TypeChecker{NodeFilters: []loader.NodeFilter{crd.Generator{}.CheckFilter()}},
-		Fset:      fset,
-		byPath:    map[string]*loader.Package{},
 	}
 	if len(importPaths) == 0 {
 		return u, nil
@@ -114,9 +103,37 @@ func LoadWith(dir string, importPaths []string, opts Options) (*Universe, error)
 		return nil, err
 	}
 	leaveOutInert(roots, opts.Overlay)
+	if err := u.adopt(roots, importPaths, opts); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// newUniverse returns a universe without packages, positioned by fset (a
+// new file set when nil).
+func newUniverse(fset *token.FileSet) (*Universe, error) {
+	reg, err := NewRegistry()
+	if err != nil {
+		return nil, err
+	}
+	if fset == nil {
+		fset = token.NewFileSet()
+	}
+	return &Universe{
+		Registry:  reg,
+		Collector: &markers.Collector{Registry: reg},
+		Checker:   &loader.TypeChecker{NodeFilters: []loader.NodeFilter{crd.Generator{}.CheckFilter()}},
+		Fset:      fset,
+		byPath:    map[string]*loader.Package{},
+	}, nil
+}
+
+// adopt makes the loaded roots the universe's, in the order of
+// importPaths, with the syntax of opts.Parsed and opts.Overlay.
+func (u *Universe) adopt(roots []*loader.Package, importPaths []string, opts Options) error {
 	useParsed(roots, opts.Parsed)
 	if err := parseOverlaid(u.Fset, roots, opts.Overlay); err != nil {
-		return nil, err
+		return err
 	}
 	byID := map[string]*loader.Package{}
 	for _, r := range roots {
@@ -125,12 +142,12 @@ func LoadWith(dir string, importPaths []string, opts Options) (*Universe, error)
 	for _, p := range importPaths {
 		r, ok := byID[p]
 		if !ok {
-			return nil, fmt.Errorf("package %s was not loaded", p)
+			return fmt.Errorf("package %s was not loaded", p)
 		}
 		u.Roots = append(u.Roots, r)
 		u.byPath[p] = r
 	}
-	return u, nil
+	return nil
 }
 
 // packagesConfig is the go/packages configuration of the load. The

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/token"
 	"io"
 	"maps"
 	"path/filepath"
@@ -105,6 +106,8 @@ type Run struct {
 
 	base    string // absolute BaseDir, once discovery ran
 	payload payloadOnce
+	// pending is the package load discovery started, until Load takes it.
+	pending *goload.Pending
 }
 
 // New starts a run.
@@ -174,7 +177,7 @@ func (r *Run) Discover() (*Discovered, error) {
 	err := r.timed("discovery", func() error {
 		var probs *diag.List
 		var err error
-		res, probs, err = discovery.Discover(r.Options.BaseDir, r.Options.GroupVersions)
+		res, probs, err = discovery.DiscoverWith(r.Options.BaseDir, r.Options.GroupVersions, discovery.Options{Selected: r.startLoad})
 		if probs != nil {
 			r.Problems.Add(probs.Items()...)
 		}
@@ -193,14 +196,36 @@ func (r *Run) Discover() (*Discovered, error) {
 		}
 	}
 	if err := r.check(err); err != nil {
+		r.cancelLoad()
 		return nil, err
 	}
 	cfg, err := repoconfig.Load(res.BaseDir)
 	if err := r.check(err); err != nil {
+		r.cancelLoad()
 		return nil, err
 	}
 	d.Config = cfg
 	return d, nil
+}
+
+// startLoad starts the package load as soon as discovery knows the
+// selected group-versions, when a selected stage needs Go types: the go
+// command then lists the packages while discovery parses them, reads the
+// repository configuration and stage 1 starts reading its manifests. Load
+// finishes it (or, when it cannot serve, as with compatibility edits to
+// load from memory, loads anew).
+func (r *Run) startLoad(baseDir string, fset *token.FileSet, importPaths []string) {
+	if r.Options.Stages&(PartialSchemas|SchemaPatch) != 0 {
+		r.pending = goload.Start(baseDir, fset, importPaths)
+	}
+}
+
+// cancelLoad stops a started load that no step will finish.
+func (r *Run) cancelLoad() {
+	if r.pending != nil {
+		r.pending.Cancel()
+		r.pending = nil
+	}
 }
 
 // Loaded is the loaded universe: the Go packages of every discovered
@@ -227,6 +252,7 @@ type Loaded struct {
 // and loads the edited files from memory.
 func (d *Discovered) Load() (*Loaded, error) {
 	r := d.Run
+	defer r.cancelLoad()
 	l := &Loaded{Discovered: d}
 	if r.Options.Stages&(PartialSchemas|SchemaPatch) == 0 {
 		for _, v := range d.Versions() {
@@ -277,7 +303,15 @@ func (l *Loaded) load() error {
 			maps.Copy(parsed, v.Files)
 			v.Files = nil // the universe owns them from here
 		}
-		u, err := goload.LoadWith(d.BaseDir, paths, goload.Options{Overlay: l.Overlay, Fset: d.Fset, Parsed: parsed})
+		opts := goload.Options{Overlay: l.Overlay, Fset: d.Fset, Parsed: parsed}
+		var u *goload.Universe
+		var err error
+		if r.pending != nil {
+			u, err = r.pending.Finish(paths, opts)
+			r.pending = nil
+		} else {
+			u, err = goload.LoadWith(d.BaseDir, paths, opts)
+		}
 		if err != nil {
 			return fmt.Errorf("loading Go packages: %w", err)
 		}

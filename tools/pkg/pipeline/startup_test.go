@@ -105,3 +105,32 @@ func TestStageOneIndexesWithoutBodies(t *testing.T) {
 		t.Errorf("stage 1 ran with %d of %d function bodies in the syntax of the root and metav1", bodies, funcs)
 	}
 }
+
+// TestDiscoveryStartsTheLoad checks the start-up order: the package load
+// starts during discovery, as soon as the selected group-versions are
+// known, when a selected stage needs Go, and Load finishes it in one
+// go/packages call.
+func TestDiscoveryStartsTheLoad(t *testing.T) {
+	for _, stages := range []Stages{AllStages, ManifestMerge} {
+		dir := testtree.Copy(t, "../../internal/corpus/testdata/base")
+		r := New(Options{BaseDir: dir, PayloadDir: DefaultPayloadDir, Stages: stages})
+		d, err := r.Discover()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if started := r.pending != nil; started != (stages&PartialSchemas != 0) {
+			t.Errorf("stages %b: load started by discovery: %v", stages, started)
+		}
+		l, err := d.Load()
+		if err != nil {
+			t.Fatalf("%v\n%v", err, r.Problems.Err())
+		}
+		if r.pending != nil {
+			t.Errorf("stages %b: Load left the started load", stages)
+		}
+		if l.Universe != nil && (l.Universe.Loads() != 1 || len(l.Universe.Roots) != 1) {
+			t.Errorf("%d loads, %d roots", l.Universe.Loads(), len(l.Universe.Roots))
+		}
+		l.stopReading()
+	}
+}
