@@ -4,8 +4,14 @@
 // other through the files they leave behind.
 //
 // Serialisation always goes through a generic map, marshalled byte for byte
-// as sigs.k8s.io/yaml marshals it: keys sorted byte-wise, two-space
-// indentation, strings that would read as another type quoted. It skips
+// as sigs.k8s.io/yaml marshals it: keys in its emitter's order (byte order
+// for keys of ASCII letters), two-space indentation, strings that would
+// read as another type quoted. That order is not always one order: for
+// some keys with digits ("9B", "11", "911") the library's result depends
+// on Go's random map iteration. Marshal then fixes one of the library's
+// own results, so its bytes are the same on every run (see keyorder.go);
+// wherever the library's order does not depend on the run, they are the
+// library's bytes. No CRD of openshift/api has such keys. It skips
 // that library's JSON encoding and re-parse, which cost more than the YAML
 // emission itself on large schemas, and falls back to the library for
 // anything the shortcut cannot prove equal (see marshalGeneric). Parse

@@ -35,9 +35,44 @@ func marshalGeneric(m map[string]any) ([]byte, error) {
 	}
 	v, _, ok := jsonLike(m, 0)
 	if !ok {
-		return yaml.Marshal(m)
+		return detour(m)
 	}
 	return emit(v)
+}
+
+// detour returns what sigs.k8s.io/yaml.Marshal returns for m, its errors
+// included, but with every map's keys in keyOrder: it takes the same
+// steps, reading the JSON into yaml.MapSlices (in the JSON's order) to
+// order their items before they are emitted.
+func detour(m map[string]any) ([]byte, error) {
+	j, err := json.Marshal(m)
+	if err != nil {
+		return yaml.Marshal(m)
+	}
+	var doc yamlv2.MapSlice
+	if err := yamlv2.Unmarshal(j, &doc); err != nil {
+		return yaml.Marshal(m)
+	}
+	return emit(orderItems(doc))
+}
+
+// orderItems returns v with the items of every yaml.MapSlice in it in
+// keyOrder (their keys are strings, read from JSON).
+func orderItems(v any) any {
+	switch x := v.(type) {
+	case yamlv2.MapSlice:
+		m := make(map[string]any, len(x))
+		for _, it := range x {
+			k, _ := it.Key.(string)
+			m[k] = orderItems(it.Value) // a later duplicate wins, as in a map
+		}
+		return orderedMap(m)
+	case []any:
+		for i, e := range x {
+			x[i] = orderItems(e)
+		}
+	}
+	return v
 }
 
 // outputs holds the buffers emit renders into, for the next call to reuse.
@@ -98,9 +133,13 @@ func jsonLike(v any, depth int) (out any, changed, ok bool) {
 			return nil, true, true
 		}
 		var cp map[string]any
+		withDigits := 0
 		for k, e := range x {
 			if !yamlSafe(k) {
 				return nil, false, false
+			}
+			if hasDigit(k) {
+				withDigits++
 			}
 			c, ch, ok := jsonLike(e, depth+1)
 			if !ok {
@@ -115,6 +154,14 @@ func jsonLike(v any, depth int) (out any, changed, ok bool) {
 				}
 				cp[k] = c
 			}
+		}
+		if withDigits >= 3 {
+			// The emitter's own order of these keys may depend on the
+			// run (see keyorder.go).
+			if cp == nil {
+				cp = x
+			}
+			return orderedMap(cp), true, true
 		}
 		if cp == nil {
 			return x, false, true
