@@ -2,6 +2,7 @@ package crdvalidate
 
 import (
 	"context"
+	"errors"
 	"go/parser"
 	"go/token"
 	"os"
@@ -58,8 +59,9 @@ var urlPathRule = crd("            type: string\n            maxLength: 300\n   
 // TestProgramValidates builds and runs the validation program of every
 // version in GATEDCRD_TEST_KUBE_VERSIONS other than the linked one (make
 // test: 1.32, whose program shares the go build cache with the API server
-// program of the apitest module). The first build of a version takes
-// minutes.
+// program of the apitest module; make test TEST_KUBE_VERSIONS="1.32 1.33
+// 1.34 1.35 1.36" checks every supported one). The first build of a
+// version takes minutes.
 func TestProgramValidates(t *testing.T) {
 	minors := strings.Fields(os.Getenv("GATEDCRD_TEST_KUBE_VERSIONS"))
 	if len(minors) == 0 {
@@ -111,6 +113,14 @@ func TestProgramValidates(t *testing.T) {
 			if v.Minor == "1.32" && (len(out.Verdict.Findings) != 0 || len(out.Costs) != 1 || out.Costs[0].Cost > RuleBudget) {
 				t.Errorf("Kubernetes 1.32 outcome %+v, want no findings and a cost within budget", out)
 			}
+			// That release's CEL libraries.
+			checkCELSince(t, v.Minor, func(data []byte) (*Verdict, error) {
+				out, err := p.Validate(admission.Request{Data: data})
+				if err == nil && out.Error != "" {
+					err = errors.New(out.Error)
+				}
+				return out.Verdict, err
+			})
 		})
 	}
 }
