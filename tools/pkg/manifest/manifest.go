@@ -71,7 +71,8 @@ func ToMap(obj any) (map[string]any, error) {
 }
 
 // Parse reads one YAML (or JSON) document into a generic map. An empty
-// document yields a nil map and no error.
+// document yields a nil map and no error; one that YAML aliases blow up
+// far beyond its size yields ErrExpansion.
 func Parse(data []byte) (map[string]any, error) {
 	return parseGeneric(data)
 }

@@ -18,14 +18,27 @@ import (
 // reject (non-string keys, values other than YAML's plain types, strings
 // that are not valid UTF-8, a document that is not a mapping, any error)
 // takes sigs.k8s.io/yaml.Unmarshal itself, so results and error messages
-// stay the library's.
+// stay the library's. The one difference: a document whose aliases expand
+// it far beyond its size is an error (ErrExpansion, see expansionBudget)
+// where the library would take minutes.
 func parseGeneric(data []byte) (map[string]any, error) {
 	var doc any
 	if yamlv2.Unmarshal(data, &doc) == nil {
+		budget := expansionBudget(len(data))
 		if top, ok := doc.(map[any]any); ok {
-			if m, ok := fromYAML(top, 0).(map[string]any); ok {
+			c := converter{left: budget}
+			switch m := c.fromYAML(top, 0).(type) {
+			case map[string]any:
 				return m, nil
+			case failed:
+				if m.blownUp {
+					return nil, expansionError(len(data))
+				}
 			}
+		}
+		// The library writes the document out as JSON: not one this large.
+		if expandedSize(doc, budget) > budget {
+			return nil, expansionError(len(data))
 		}
 	}
 	var m map[string]any
@@ -35,9 +48,19 @@ func parseGeneric(data []byte) (map[string]any, error) {
 	return m, nil
 }
 
+// converter converts a document as go.yaml.in/yaml/v2 parsed it while
+// counting down the bytes it may expand to (see expansionBudget).
+type converter struct {
+	left int
+}
+
 // fromYAML returns v, as go.yaml.in/yaml/v2 parsed it, as its JSON round
-// trip decodes it, or failed{} when the round trip is needed to tell.
-func fromYAML(v any, depth int) any {
+// trip decodes it, or failed{} when the round trip is needed to tell or
+// the document exceeds its budget.
+func (c *converter) fromYAML(v any, depth int) any {
+	if c.left -= ownSize(v); c.left < 0 {
+		return failed{blownUp: true}
+	}
 	if depth > maxDepth {
 		return failed{}
 	}
@@ -67,26 +90,32 @@ func fromYAML(v any, depth int) any {
 			if !ok || !utf8.ValidString(ks) {
 				return failed{}
 			}
-			c := fromYAML(e, depth+1)
-			if _, bad := c.(failed); bad {
-				return c
+			if c.left -= ownSize(ks); c.left < 0 {
+				return failed{blownUp: true}
 			}
-			out[ks] = c
+			ce := c.fromYAML(e, depth+1)
+			if _, bad := ce.(failed); bad {
+				return ce
+			}
+			out[ks] = ce
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			c := fromYAML(e, depth+1)
-			if _, bad := c.(failed); bad {
-				return c
+			ce := c.fromYAML(e, depth+1)
+			if _, bad := ce.(failed); bad {
+				return ce
 			}
-			out[i] = c
+			out[i] = ce
 		}
 		return out
 	}
 	return failed{}
 }
 
-// failed marks a value fromYAML leaves to the detour.
-type failed struct{}
+// failed marks a value fromYAML leaves to the detour, or a document too
+// large to convert at all (blownUp).
+type failed struct {
+	blownUp bool
+}

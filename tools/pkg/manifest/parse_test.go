@@ -1,8 +1,10 @@
 package manifest
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
@@ -10,9 +12,18 @@ import (
 
 // sameParseAsLibrary checks that Parse returns exactly what
 // sigs.k8s.io/yaml.Unmarshal returns for data: the map, or the error text.
+// A document Parse rejects as blown up by aliases is not given to the
+// library, which would take minutes on it; only aliases can blow a
+// document up that far.
 func sameParseAsLibrary(t *testing.T, data string) {
 	t.Helper()
 	got, err := Parse([]byte(data))
+	if errors.Is(err, ErrExpansion) {
+		if !strings.Contains(data, "*") {
+			t.Fatalf("%q: %v, but it has no alias", data, err)
+		}
+		return
+	}
 	var want map[string]any
 	wantErr := yaml.Unmarshal([]byte(data), &want)
 	if fmt.Sprint(err) != fmt.Sprint(wantErr) {
@@ -48,4 +59,49 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sameParseAsLibrary(t, string(data))
 	})
+}
+
+// aliasBlowUp returns a document of a few kilobytes whose aliases make it
+// stand for about size bytes: one string of n bytes, referenced through
+// levels of lists of five aliases each, and n plain list items so that
+// go.yaml.in/yaml/v2's bound on alias-made nodes lets it through.
+func aliasBlowUp(n, levels int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "items: [%s]\ns0: &s0 %s\n", strings.Repeat("x,", n), strings.Repeat("y", n))
+	for l := 1; l <= levels; l++ {
+		fmt.Fprintf(&b, "s%d: &s%d [%s*s%d]\n", l, l, strings.Repeat(fmt.Sprintf("*s%d, ", l-1), 4), l-1)
+	}
+	return b.String()
+}
+
+// TestParseRejectsAliasBlowUp: 12 KB that aliases expand to about 300 MB
+// are an error, whether the fast path or the library would have parsed
+// them (a non-string key or a list at the top sends the document to the
+// library).
+func TestParseRejectsAliasBlowUp(t *testing.T) {
+	doc := aliasBlowUp(4000, 7)
+	list := "- " + strings.ReplaceAll(strings.TrimSuffix(doc, "\n"), "\n", "\n- ")
+	for _, data := range []string{doc, doc + "1: a\n", list} {
+		_, err := Parse([]byte(data))
+		if !errors.Is(err, ErrExpansion) {
+			t.Fatalf("Parse of %d bytes whose aliases expand to ~300 MB: err = %v, want ErrExpansion", len(data), err)
+		}
+		if want := fmt.Sprintf("for %d bytes of YAML", len(data)); !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+}
+
+// TestParseKeepsModestAliases: aliases that expand a document within the
+// bound parse as the library parses them.
+func TestParseKeepsModestAliases(t *testing.T) {
+	doc := aliasBlowUp(1000, 3) // 3 KB standing for 130 KB
+	sameParseAsLibrary(t, doc)
+	m, err := Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s3, _ := m["s3"].([]any); len(s3) != 5 {
+		t.Fatalf("s3 = %v, want the five expanded aliases", m["s3"])
+	}
 }
