@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -26,12 +27,23 @@ func sameParseAsLibrary(t *testing.T, data string) {
 	}
 	var want map[string]any
 	wantErr := yaml.Unmarshal([]byte(data), &want)
-	if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+	if errorText(err) != errorText(wantErr) {
 		t.Fatalf("%q: error %v, sigs.k8s.io/yaml: %v", data, err, wantErr)
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%q: Parse = %#v\nsigs.k8s.io/yaml = %#v", data, got, want)
 	}
+}
+
+// mapKeyDetail is the part of sigs.k8s.io/yaml's error for a non-string
+// map key that names the key and its value: of several such keys it names
+// the first one a Go map iteration meets, so two calls on one document
+// may name different ones.
+var mapKeyDetail = regexp.MustCompile(`(unsupported map key of type: ).*`)
+
+// errorText is err's text without details that vary from call to call.
+func errorText(err error) string {
+	return mapKeyDetail.ReplaceAllString(fmt.Sprint(err), "${1}...")
 }
 
 var parseSeeds = []string{
