@@ -22,30 +22,40 @@ import (
 // it far beyond its size is an error (ErrExpansion, see expansionBudget)
 // where the library would take minutes.
 func parseGeneric(data []byte) (map[string]any, error) {
-	var doc any
-	if yamlv2.Unmarshal(data, &doc) == nil {
-		budget := expansionBudget(len(data))
-		if top, ok := doc.(map[any]any); ok {
-			c := converter{left: budget}
-			switch m := c.fromYAML(top, 0).(type) {
-			case map[string]any:
-				return m, nil
-			case failed:
-				if m.blownUp {
-					return nil, expansionError(len(data))
-				}
-			}
-		}
-		// The library writes the document out as JSON: not one this large.
-		if expandedSize(doc, budget) > budget {
-			return nil, expansionError(len(data))
-		}
+	if m, done, err := parseDirect(data); done {
+		return m, err
 	}
 	var m map[string]any
 	if err := yaml.Unmarshal(data, &m); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// parseDirect is parseGeneric without the library: done is false when
+// the library has to parse data.
+func parseDirect(data []byte) (m map[string]any, done bool, err error) {
+	var doc any
+	if yamlv2.Unmarshal(data, &doc) != nil {
+		return nil, false, nil
+	}
+	budget := expansionBudget(len(data))
+	if top, ok := doc.(map[any]any); ok {
+		c := converter{left: budget}
+		switch m := c.fromYAML(top, 0).(type) {
+		case map[string]any:
+			return m, true, nil
+		case failed:
+			if m.blownUp {
+				return nil, true, expansionError(len(data))
+			}
+		}
+	}
+	// The library writes the document out as JSON: not one this large.
+	if expandedSize(doc, budget) > budget {
+		return nil, true, expansionError(len(data))
+	}
+	return nil, false, nil
 }
 
 // converter converts a document as go.yaml.in/yaml/v2 parsed it while

@@ -30,6 +30,13 @@ func sameParseAsLibrary(t *testing.T, data string) {
 	if errorText(err) != errorText(wantErr) {
 		t.Fatalf("%q: error %v, sigs.k8s.io/yaml: %v", data, err, wantErr)
 	}
+	if _, done, _ := parseDirect([]byte(data)); !done {
+		// Parse returned the library's own result, which is not always
+		// the same: of keys that read alike as strings (4 and 4.0, 1 and
+		// '1') it keeps the value of whichever its map iteration meets
+		// last.
+		return
+	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%q: Parse = %#v\nsigs.k8s.io/yaml = %#v", data, got, want)
 	}
