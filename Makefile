@@ -105,6 +105,7 @@ fuzz:
 	$(GO) -C tools test -run '^$$' -fuzz '^FuzzParseMarker$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) ./pkg/markerdefs
 	$(GO) -C tools test -run '^$$' -fuzz '^FuzzOverride$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) ./pkg/manifestmerge
 	$(GO) -C tools test -run '^$$' -fuzz '^FuzzMarshal$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) ./pkg/manifest
+	$(GO) -C tools test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) ./pkg/manifest
 
 test-root:
 	$(GO) test ./...
