@@ -110,12 +110,30 @@ func Build(ctx context.Context, p Program, opts BuildOptions) (string, error) {
 			p.Description, v.Minor, v.APIExtensions, v.Etcd, entry)
 	}
 	if err := buildEntry(ctx, opts.Go, root, entry, p.Name, p.Files); err != nil {
-		return "", fmt.Errorf("building %s of Kubernetes %s: %w", p.Description, v.Minor, err)
+		return "", fmt.Errorf("building %s of Kubernetes %s: %w\n%s", p.Description, v.Minor, err, buildHint(p, toolchain))
 	}
 	if opts.Progress != nil {
 		fmt.Fprintf(opts.Progress, "built %s of Kubernetes %s in %v\n", p.Description, v.Minor, time.Since(start).Round(time.Second))
 	}
 	return program, nil
+}
+
+// buildHint says what a failed build needed, so that a user can act on
+// the go command's message: which go ran, what it had to fetch, and the
+// release that needs no build at all.
+func buildHint(p Program, toolchain string) string {
+	v := p.Version
+	goVersion, _, _ := strings.Cut(toolchain, "\n")
+	return fmt.Sprintf("(%s of Kubernetes %s is built once with the go command on PATH, %s, with GOTOOLCHAIN=local, so that go must be at least as new as the go line of k8s.io/apiextensions-apiserver %s; "+
+		"it fetches that module, etcd %s and their requirements through the Go module proxy (GOPROXY, GOFLAGS apply). "+
+		"Kubernetes %s, which this tool links, needs no build.)", capitalize(p.Description), v.Minor, goVersion, v.APIExtensions, v.Etcd, Linked)
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // Hash identifies a program build: the module's files and the toolchain
@@ -196,8 +214,9 @@ func goEnv(ctx context.Context, goCmd string, names ...string) (string, error) {
 
 // runGo runs the go command in dir. The program module is not part of any
 // workspace, and it is built with the local toolchain: the go line of a
-// Kubernetes release never asks for a newer one than the toolchain that
-// builds this module.
+// supported Kubernetes release never asks for a newer one than this
+// module's own go line, but the go on PATH can be older than the one that
+// compiled the tool, and then Build's error says so (buildHint).
 func runGo(ctx context.Context, goCmd, dir string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, goCmd, args...)
 	cmd.Dir = dir

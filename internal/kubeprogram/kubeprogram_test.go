@@ -44,3 +44,27 @@ func TestBuildNamesTheEntry(t *testing.T) {
 		t.Errorf("program at %s, want <cache>/checker/1.33-<hash>/checker", path)
 	}
 }
+
+// TestBuildFailureSaysWhatItNeeded: a failed build names the release, the
+// go that ran, what it fetches and the release that needs no build; the
+// go command's own message (here: too old for the release's go line) stays.
+func TestBuildFailureSaysWhatItNeeded(t *testing.T) {
+	dir := t.TempDir()
+	goCmd := filepath.Join(dir, "go")
+	script := "#!/bin/sh\ncase \"$1\" in\nenv) printf 'go1.25.5\\nlinux\\namd64\\n' ;;\n" +
+		"build) echo 'go: go.mod requires go >= 1.26.0 (running go 1.25.5; GOTOOLCHAIN=local)' >&2; exit 1 ;;\nesac\n"
+	if err := os.WriteFile(goCmd, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	v, _ := Lookup("1.36")
+	p := Program{Name: "checker", Description: "the checker", Version: v, Files: map[string][]byte{"go.mod": GoMod("gatedcrd.invalid/checker", v), "main.go": []byte("package main\n")}}
+	_, err := Build(context.Background(), p, BuildOptions{CacheDir: t.TempDir(), Go: goCmd})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{"building the checker of Kubernetes 1.36", "requires go >= 1.26.0", "The checker of Kubernetes 1.36 is built once", "go1.25.5", "k8s.io/apiextensions-apiserver v0.36.6", "module proxy", "Kubernetes " + Linked + ", which this tool links, needs no build"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+}
