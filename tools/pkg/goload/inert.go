@@ -44,9 +44,17 @@ func leaveOutInert(roots []*loader.Package, overlay map[string][]byte) {
 		})
 	}
 	wg.Wait()
+	inert := map[*loader.Package]map[string]bool{}
 	for _, c := range cands {
 		if c.inert {
-			c.pkg.CompiledGoFiles = slices.DeleteFunc(slices.Clone(c.pkg.CompiledGoFiles), func(n string) bool { return n == c.name })
+			if inert[c.pkg] == nil {
+				inert[c.pkg] = map[string]bool{}
+			}
+			inert[c.pkg][c.name] = true
 		}
+	}
+	for p, names := range inert {
+		// A new slice: go/packages may share the old one with GoFiles.
+		p.CompiledGoFiles = slices.DeleteFunc(slices.Clone(p.CompiledGoFiles), func(n string) bool { return names[n] })
 	}
 }

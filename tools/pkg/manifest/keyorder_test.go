@@ -109,21 +109,13 @@ func TestEmitterLessMatchesLibrary(t *testing.T) {
 func TestCyclesHaveThreeKeysWithDigits(t *testing.T) {
 	keys := allStrings("09aB-", 3)
 	cycles := 0
-	for _, a := range keys {
-		for _, b := range keys {
-			if !emitterLess(a, b) {
-				continue
-			}
-			for _, c := range keys {
-				if emitterLess(b, c) && emitterLess(c, a) {
-					cycles++
-					if !hasDigit(a) || !hasDigit(b) || !hasDigit(c) {
-						t.Fatalf("%q < %q < %q < %q", a, b, c, a)
-					}
-				}
-			}
+	eachCycle(keys, func(a, b, c string) bool {
+		cycles++
+		if !hasDigit(a) || !hasDigit(b) || !hasDigit(c) {
+			t.Fatalf("%q < %q < %q < %q", a, b, c, a)
 		}
-	}
+		return true
+	})
 	if cycles == 0 {
 		t.Fatal("no cycle found")
 	}
@@ -186,50 +178,27 @@ func consistentKeys(v any) bool {
 
 // keyCycle returns three keys the emitter orders in a cycle, or nil.
 func keyCycle(keys []string) []string {
+	var cycle []string
+	eachCycle(keys, func(a, b, c string) bool {
+		cycle = []string{a, b, c}
+		return false
+	})
+	return cycle
+}
+
+// eachCycle calls fn for every a < b < c < a of keys in the emitter's
+// order, until fn returns false.
+func eachCycle(keys []string, fn func(a, b, c string) bool) {
 	for _, a := range keys {
 		for _, b := range keys {
 			if !emitterLess(a, b) {
 				continue
 			}
 			for _, c := range keys {
-				if emitterLess(b, c) && emitterLess(c, a) {
-					return []string{a, b, c}
+				if emitterLess(b, c) && emitterLess(c, a) && !fn(a, b, c) {
+					return
 				}
 			}
-		}
-	}
-	return nil
-}
-
-// deepCopy copies the maps and slices of v, inserting map keys in
-// reverse byte order.
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sortDesc(keys)
-		out := make(map[string]any, len(x))
-		for _, k := range keys {
-			out[k] = deepCopy(x[k])
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
-}
-
-func sortDesc(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] > s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
 		}
 	}
 }
