@@ -29,6 +29,10 @@ import (
 // UTF-8, which JSON encoding repairs, or that hold characters the YAML
 // reader rejects; values other than the JSON types; very deep nesting)
 // takes sigs.k8s.io/yaml.Marshal itself, as does a nil map.
+//
+// One result differs: a key whose JSON form is longer than 1024 characters
+// is written (as an explicit key, "? key"), where the detour fails reading
+// its own JSON back (the YAML scanner gives up on simple keys that long).
 func marshalGeneric(m map[string]any) ([]byte, error) {
 	if m == nil {
 		return yaml.Marshal(m)
