@@ -23,6 +23,12 @@ func sameAsDetour(t *testing.T, name string, m map[string]any) {
 		readsBack(t, name, got, m)
 		return
 	}
+	if _, merge := mergeKeyPath(m, ""); merge && wantErr == nil {
+		if err == nil || !strings.Contains(err.Error(), `key "<<"`) {
+			t.Fatalf("%s: a key \"<<\" gave %v, want an error", name, err)
+		}
+		return
+	}
 	if (err != nil) != (wantErr != nil) {
 		t.Fatalf("%s: error %v, sigs.k8s.io/yaml: %v", name, err, wantErr)
 	}
@@ -221,5 +227,38 @@ func TestMarshalWritesOverlongKeys(t *testing.T) {
 			t.Errorf("%d-byte key not written as an explicit key:\n%.80s", len(key), out)
 		}
 		readsBack(t, "overlong key", out, m)
+	}
+}
+
+// TestMarshalRejectsMergeKey checks the other place where Marshal differs
+// from sigs.k8s.io/yaml.Marshal: that library writes a key "<<" unquoted,
+// so its output reads back as a YAML merge, and Marshal says where the key
+// is instead.
+func TestMarshalRejectsMergeKey(t *testing.T) {
+	cases := []struct {
+		m    map[string]any
+		path string
+	}{
+		{map[string]any{"<<": map[string]any{"type": "string"}, "description": "x"}, "the top level"},
+		{map[string]any{"spec": map[string]any{"versions": []any{"v", map[string]any{"<<": 1.0}}}}, "spec.versions[1]"},
+		{map[string]any{"a": map[string]any{"<<": "x"}, "b": map[string]any{"<<": "y"}}, "a"},
+		{map[string]any{"p": map[string]any{"<<": "\xff"}}, "p"}, // a value the short cut leaves to the detour
+	}
+	for _, c := range cases {
+		want, err := yaml.Marshal(c.m)
+		if err == nil {
+			var back map[string]any
+			if yaml.Unmarshal(want, &back) == nil && reflect.DeepEqual(back, c.m) {
+				t.Errorf("sigs.k8s.io/yaml.Marshal now writes %v so that it reads back: drop the exception", c.m)
+			}
+		}
+		_, err = Marshal(c.m)
+		if err == nil || !strings.Contains(err.Error(), `key "<<" at `+c.path+":") {
+			t.Errorf("Marshal(%v) = %v, want an error at %s", c.m, err, c.path)
+		}
+		var r Renderer
+		if _, rerr := r.Marshal(c.m); rerr == nil || rerr.Error() != err.Error() {
+			t.Errorf("Renderer.Marshal(%v) = %v, want %v", c.m, rerr, err)
+		}
 	}
 }
