@@ -3,11 +3,7 @@ package manifest
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"maps"
 	"math"
-	"slices"
-	"strconv"
 	"sync"
 	"unicode/utf8"
 
@@ -34,19 +30,16 @@ import (
 // reader rejects; values other than the JSON types; very deep nesting)
 // takes sigs.k8s.io/yaml.Marshal itself, as does a nil map.
 //
-// Two results differ: a key whose JSON form is longer than 1024 characters
-// is written (as an explicit key, "? key"), where the detour fails reading
-// its own JSON back (the YAML scanner gives up on simple keys that long);
-// and a key "<<" is an error, where the library writes it unquoted, which
-// YAML readers take for a merge key (see mergeKeyPath).
+// Keys the library cannot write so that they read back (see keys.go) are
+// errors of our own, which say where the key is.
 func marshalGeneric(m map[string]any) ([]byte, error) {
 	if m == nil {
 		return yaml.Marshal(m)
 	}
 	v, _, ok := jsonLike(m, 0)
 	if !ok {
-		if path, found := mergeKeyPath(m, ""); found {
-			return nil, fmt.Errorf("key %q at %s: the YAML library writes it unquoted, which YAML readers take for a merge key, so the manifest would not read back as written", mergeKey, path)
+		if err := unwritableKey(m, ""); err != nil {
+			return nil, err
 		}
 		return detour(m)
 	}
@@ -148,7 +141,7 @@ func jsonLike(v any, depth int) (out any, changed, ok bool) {
 		var cp map[string]any
 		withDigits := 0
 		for k, e := range x {
-			if !yamlSafe(k) || k == mergeKey {
+			if !yamlSafe(k) || !writableKey(k) {
 				return nil, false, false
 			}
 			if hasDigit(k) {
@@ -255,40 +248,4 @@ func yamlSafeRunes(s string) bool {
 		}
 	}
 	return true
-}
-
-// mergeKey is the key YAML 1.1 readers, go.yaml.in/yaml/v2 among them,
-// treat as a merge of another map into the one holding it. The library's
-// emitter writes a string key "<<" without quotes, so what it writes reads
-// back as a merge: silently different content when the value is a map, an
-// error otherwise.
-const mergeKey = "<<"
-
-// mergeKeyPath returns where in v (below path) a map has the key "<<".
-func mergeKeyPath(v any, path string) (string, bool) {
-	switch x := v.(type) {
-	case map[string]any:
-		if _, ok := x[mergeKey]; ok {
-			return orRoot(path), true
-		}
-		for _, k := range slices.Sorted(maps.Keys(x)) {
-			if p, ok := mergeKeyPath(x[k], path+"."+k); ok {
-				return p, true
-			}
-		}
-	case []any:
-		for i, e := range x {
-			if p, ok := mergeKeyPath(e, path+"["+strconv.Itoa(i)+"]"); ok {
-				return p, true
-			}
-		}
-	}
-	return "", false
-}
-
-func orRoot(path string) string {
-	if path == "" {
-		return "the top level"
-	}
-	return path[1:]
 }
