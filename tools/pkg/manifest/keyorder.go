@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"unicode"
 	"unicode/utf8"
@@ -63,11 +65,7 @@ func hasDigit(s string) bool {
 
 // keyOrder returns the keys of m in the order described above.
 func keyOrder(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	sort.Sort(emitterKeys(keys))
 	return keys
 }

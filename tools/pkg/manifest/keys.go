@@ -45,7 +45,8 @@ func overlongKey(key string) bool {
 func unwritableKey(v any, path string) error {
 	switch x := v.(type) {
 	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(x)) {
+		keys := slices.Sorted(maps.Keys(x))
+		for _, k := range keys {
 			if writableKey(k) {
 				continue
 			}
@@ -59,7 +60,7 @@ func unwritableKey(v any, path string) error {
 			j, _ := json.Marshal(k)
 			return fmt.Errorf("key %.40q... at %s: %d characters long as JSON, over the %d the YAML library can read back as a key", k, at, utf8.RuneCount(j), maxJSONKey)
 		}
-		for _, k := range slices.Sorted(maps.Keys(x)) {
+		for _, k := range keys {
 			if err := unwritableKey(x[k], path+"."+k); err != nil {
 				return err
 			}
