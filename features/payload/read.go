@@ -19,8 +19,8 @@ type Manifest struct {
 	ClusterProfile featuregate.ClusterProfileName
 	FeatureSet     featuregate.FeatureSetName
 	// Versions is the major-version annotation, ascending and without
-	// duplicates. ParseManifest leaves it empty for legacy files (no
-	// annotation); a Directory never contains such manifests.
+	// duplicates. It is empty for pre-version files (no annotation), which
+	// cover every version.
 	Versions []int
 	// Enabled and Disabled are status.featureGates[0], sorted by name.
 	// A null list in the file reads as empty; both are never nil.
@@ -35,14 +35,15 @@ func (m Manifest) IsEnabled(name featuregate.FeatureGateName) bool {
 	return slices.Contains(m.Enabled, name)
 }
 
-// Covers reports whether m applies to the given version.
+// Covers reports whether m applies to the given version. A pre-version
+// manifest (no versions) applies to every version.
 func (m Manifest) Covers(version int) bool {
-	return slices.Contains(m.Versions, version)
+	return len(m.Versions) == 0 || slices.Contains(m.Versions, version)
 }
 
 // SkippedFile is a directory entry that ReadDir did not turn into a Manifest,
-// with the reason (legacy unversioned manifest, not a manifest file name,
-// directory).
+// with the reason (not a manifest file name, directory, a pre-version file
+// named for no profile and feature set).
 type SkippedFile struct {
 	FileName string
 	Reason   string
@@ -52,9 +53,15 @@ type SkippedFile struct {
 type Directory struct {
 	// Path is the directory read, or "" for ReadFiles.
 	Path string
-	// Manifests are the versioned manifests ordered by feature set, profile
-	// and first version. No two of them cover the same (version, profile,
-	// feature set).
+	// Era is the era whose payload format the directory was read in: the
+	// detected one (Era202601 for the pre-version format, Era202603 for
+	// versioned files) unless the reader was given one.
+	Era Era
+	// Manifests are ordered by feature set, profile and first version. No
+	// two of them cover the same (version, profile, feature set). In a
+	// pre-version directory (Era.Versioned false) there is exactly one per
+	// rendered profile and feature set of the directory, without versions,
+	// taken from the file named for them.
 	Manifests []Manifest
 	// Skipped lists ignored entries, sorted by name.
 	Skipped []SkippedFile
@@ -96,16 +103,43 @@ func (d *Directory) Gates() []featuregate.FeatureGateName {
 var manifestExtensions = []string{".yaml", ".yml", ".json"}
 
 // ReadDir reads every .yaml, .yml and .json file of a payload directory (not
-// recursively). Hidden files, other files and subdirectories are listed in
-// Skipped, as are legacy files without the major-version annotation. It fails,
-// naming the files concerned, when the directory cannot be read, when a file
-// is unreadable or malformed (every such file is reported), when two files
-// cover the same (version, profile, feature set), or when no versioned
-// manifest is found: consumers would otherwise silently render nothing.
+// recursively) in the format its files show ([DetectEra]): versioned files
+// (every file carries the major-version annotation) or the pre-version
+// format (none does), where a profile and feature set read the file named
+// for them (SPEC §9.2). Hidden files, other files and subdirectories are
+// listed in Skipped. It fails, naming the files concerned, when the
+// directory cannot be read, when a file is unreadable or malformed (every
+// such file is reported), when the directory mixes both formats, when two
+// files cover the same (version, profile, feature set), when a pre-version
+// directory lacks the file of a profile and feature set, or when there is
+// no FeatureGate manifest: consumers would otherwise silently render
+// nothing.
 func ReadDir(dir string) (*Directory, error) {
+	return ReadDirEra(dir, "")
+}
+
+// ReadDirEra is ReadDir in the payload format of the given era instead of
+// the detected one; "" detects. Reading a pre-version directory as a
+// versioned era fails (no versioned manifest), and so does reading a
+// versioned one as a pre-version era (the files named for each profile and
+// feature set are missing).
+func ReadDirEra(dir string, era Era) (*Directory, error) {
+	files, skipped, err := listFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	d, err := readFiles(dir, files, skipped, era)
+	if err != nil {
+		return nil, fmt.Errorf("payload directory %s: %w", dir, err)
+	}
+	return d, nil
+}
+
+// listFiles reads the manifest files of dir and lists the other entries.
+func listFiles(dir string) ([]File, []SkippedFile, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("reading payload directory: %w", err)
+		return nil, nil, fmt.Errorf("reading payload directory: %w", err)
 	}
 	var files []File
 	var skipped []SkippedFile
@@ -123,13 +157,9 @@ func ReadDir(dir string) (*Directory, error) {
 		files = append(files, File{Name: e.Name(), Data: data})
 	}
 	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		return nil, nil, errors.Join(errs...)
 	}
-	d, err := readFiles(dir, files, skipped)
-	if err != nil {
-		return nil, fmt.Errorf("payload directory %s: %w", dir, err)
-	}
-	return d, nil
+	return files, skipped, nil
 }
 
 func skipReason(e os.DirEntry) string {
@@ -148,29 +178,32 @@ func skipReason(e os.DirEntry) string {
 // Render; it lets a verifier derive features.md from freshly rendered
 // manifests without writing them. Every file is parsed whatever its name.
 func ReadFiles(files []File) (*Directory, error) {
-	return readFiles("", files, nil)
+	return readFiles("", files, nil, "")
 }
 
-func readFiles(dir string, files []File, skipped []SkippedFile) (*Directory, error) {
-	d := &Directory{Path: dir, Skipped: skipped}
-	var errs []error
-	for _, f := range files {
-		m, err := ParseManifest(f.Name, f.Data)
-		switch {
-		case err != nil:
-			errs = append(errs, err)
-		case len(m.Versions) == 0:
-			d.Skipped = append(d.Skipped, SkippedFile{FileName: f.Name,
-				Reason: "legacy manifest without the " + MajorVersionAnnotation + " annotation"})
-		default:
-			d.Manifests = append(d.Manifests, m)
+// ReadFilesEra is ReadFiles in the payload format of the given era; ""
+// detects.
+func ReadFilesEra(files []File, era Era) (*Directory, error) {
+	return readFiles("", files, nil, era)
+}
+
+func readFiles(dir string, files []File, skipped []SkippedFile, era Era) (*Directory, error) {
+	if era == "" {
+		detected, err := DetectEraFiles(files)
+		if err != nil {
+			return nil, err
 		}
+		era = detected
+	} else if _, err := ParseEra(string(era)); err != nil {
+		return nil, err
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	d := &Directory{Path: dir, Era: era, Skipped: skipped}
+	read := readVersioned
+	if !era.Versioned() {
+		read = readUnversioned
 	}
-	if len(d.Manifests) == 0 {
-		return nil, fmt.Errorf("no versioned FeatureGate manifest (none carries %s)", MajorVersionAnnotation)
+	if err := read(d, files); err != nil {
+		return nil, err
 	}
 	slices.SortFunc(d.Manifests, func(a, b Manifest) int {
 		return cmp.Or(
@@ -180,10 +213,32 @@ func readFiles(dir string, files []File, skipped []SkippedFile) (*Directory, err
 			cmp.Compare(a.FileName, b.FileName))
 	})
 	slices.SortFunc(d.Skipped, func(a, b SkippedFile) int { return cmp.Compare(a.FileName, b.FileName) })
-	if err := checkOverlaps(d.Manifests); err != nil {
-		return nil, err
-	}
 	return d, nil
+}
+
+// readVersioned reads the files of a versioned directory: each file covers
+// the versions of its annotation.
+func readVersioned(d *Directory, files []File) error {
+	var errs []error
+	for _, f := range files {
+		m, err := ParseManifest(f.Name, f.Data)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case len(m.Versions) == 0:
+			errs = append(errs, &FileError{FileName: f.Name,
+				Err: fmt.Errorf("has no %s annotation, which every file of a versioned payload directory needs", MajorVersionAnnotation)})
+		default:
+			d.Manifests = append(d.Manifests, m)
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	if len(d.Manifests) == 0 {
+		return fmt.Errorf("no versioned FeatureGate manifest (none carries %s)", MajorVersionAnnotation)
+	}
+	return checkOverlaps(d.Manifests)
 }
 
 // checkOverlaps rejects two files answering the same tuple: which one wins

@@ -125,10 +125,8 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 
 func TestReadDirSkipsAndReports(t *testing.T) {
 	dir := t.TempDir()
-	legacy := manifestYAML(`    release.openshift.io/major-version: "6,5"`+"\n", "")
 	writeFiles(t, dir, map[string]string{
 		"featureGate-5-6-SelfManagedHA-TechPreviewNoUpgrade.yaml": manifestYAML(),
-		"featureGate-SelfManagedHA-TechPreviewNoUpgrade.yaml":     legacy,
 		"README.md":    "not a manifest",
 		".hidden.yaml": "{",
 		"other.json":   manifestYAML(`"6,5"`, `"4"`),
@@ -152,7 +150,7 @@ func TestReadDirSkipsAndReports(t *testing.T) {
 			t.Errorf("%s skipped without a reason", s.FileName)
 		}
 	}
-	if want := []string{".hidden.yaml", "README.md", "featureGate-SelfManagedHA-TechPreviewNoUpgrade.yaml", "sub"}; !slices.Equal(skipped, want) {
+	if want := []string{".hidden.yaml", "README.md", "sub"}; !slices.Equal(skipped, want) {
 		t.Errorf("skipped %q, want %q", skipped, want)
 	}
 }
@@ -164,8 +162,11 @@ func TestReadDirErrors(t *testing.T) {
 		files    map[string]string
 		messages []string
 	}{
-		{"only legacy files", map[string]string{"legacy.yaml": legacy}, []string{"no versioned FeatureGate manifest"}},
-		{"empty", map[string]string{}, []string{"no versioned FeatureGate manifest"}},
+		{"pre-version files without the files named for their feature set", map[string]string{"legacy.yaml": legacy},
+			[]string{"featureGate-Hypershift-TechPreviewNoUpgrade.yaml is missing", "featureGate-SelfManagedHA-TechPreviewNoUpgrade.yaml is missing"}},
+		{"mixed", map[string]string{"legacy.yaml": legacy, "ok.yaml": manifestYAML()},
+			[]string{"mixes versioned and unversioned", "with release.openshift.io/major-version: ok.yaml; without: legacy.yaml"}},
+		{"empty", map[string]string{}, []string{"no FeatureGate manifest"}},
 		{"every malformed file is named", map[string]string{"a.yaml": "{", "b.yaml": "kind: Pod", "ok.yaml": manifestYAML()},
 			[]string{"a.yaml: ", "b.yaml: "}},
 		{"overlapping files", map[string]string{"x.yaml": manifestYAML(), "y.yaml": manifestYAML(`"6,5"`, `"6,7"`)},

@@ -1,0 +1,131 @@
+package payload
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+// Era names a period of the reference generator (openshift/api's codegen)
+// whose output a repository's committed files follow. The payload
+// FeatureGate directory shows the era (see [DetectEra]); the merge stage
+// reproduces each era's rules byte for byte (SPEC §9.2).
+//
+// An era is named after the month its rules took effect. The payload
+// format only tells versioned from unversioned directories, so detection
+// answers the newest era of each format; the others are chosen by the
+// repository configuration.
+type Era string
+
+const (
+	// Era202509 is the pre-version reference before October 2025: like
+	// Era202601, but combination files were ordered with sort.Slice.
+	Era202509 Era = "2025-09"
+	// Era202601 is the pre-version reference (before February 2026):
+	// payload files without major versions, read by file name;
+	// x-kubernetes-validations merged as a list keyed by rule; combination
+	// files ordered by a stable sort; one file per feature set with a
+	// single-valued feature-set annotation (SPEC §9.2).
+	Era202601 Era = "2026-01"
+	// Era202602 is the first version-aware reference: versioned payload
+	// files, but x-kubernetes-validations still merged by rule.
+	Era202602 Era = "2026-02"
+	// Era202603 is the current reference (since 2026-03-18):
+	// x-kubernetes-validations is an atomic list (SPEC §2.5, §5).
+	Era202603 Era = "2026-03"
+)
+
+// Eras lists every era, oldest first.
+func Eras() []Era { return []Era{Era202509, Era202601, Era202602, Era202603} }
+
+// ParseEra checks an era name, as a repository configuration spells it.
+func ParseEra(s string) (Era, error) {
+	if e := Era(s); slices.Contains(Eras(), e) {
+		return e, nil
+	}
+	names := make([]string, 0, len(Eras()))
+	for _, e := range Eras() {
+		names = append(names, string(e))
+	}
+	return "", fmt.Errorf("unknown era %q of the reference generator; known eras are %s", s, strings.Join(names, ", "))
+}
+
+// Versioned reports whether the era's payload files carry major versions
+// (release.openshift.io/major-version).
+func (e Era) Versioned() bool { return e == Era202602 || e == Era202603 }
+
+// DetectEra tells the era of a payload directory from its files: when no
+// file carries the major-version annotation it is the pre-version format
+// (Era202601), when every file does it is the current one (Era202603).
+// Files ReadDir would skip (hidden, other extensions, directories) are not
+// considered. A directory mixing both kinds is an error naming the files
+// of each kind; so is a directory without any FeatureGate manifest, and a
+// file that cannot be parsed.
+func DetectEra(dir string) (Era, error) {
+	files, _, err := listFiles(dir)
+	if err != nil {
+		return "", err
+	}
+	e, err := DetectEraFiles(files)
+	if err != nil {
+		return "", fmt.Errorf("payload directory %s: %w", dir, err)
+	}
+	return e, nil
+}
+
+// DetectEraFiles is DetectEra for files held in memory.
+func DetectEraFiles(files []File) (Era, error) {
+	var versioned, unversioned []string
+	var errs []error
+	for _, f := range files {
+		has, err := hasMajorVersion(f.Data)
+		switch {
+		case err != nil:
+			errs = append(errs, &FileError{FileName: f.Name, Err: err})
+		case has:
+			versioned = append(versioned, f.Name)
+		default:
+			unversioned = append(unversioned, f.Name)
+		}
+	}
+	if len(errs) > 0 {
+		return "", errors.Join(errs...)
+	}
+	slices.Sort(versioned)
+	slices.Sort(unversioned)
+	switch {
+	case len(versioned) > 0 && len(unversioned) > 0:
+		return "", fmt.Errorf("mixes versioned and unversioned FeatureGate manifests (a directory is either all versioned, "+
+			"as the reference writes since February 2026, or all unversioned, as before): with %s: %s; without: %s",
+			MajorVersionAnnotation, strings.Join(versioned, ", "), strings.Join(unversioned, ", "))
+	case len(versioned) > 0:
+		return Era202603, nil
+	case len(unversioned) > 0:
+		return Era202601, nil
+	}
+	return "", errors.New("no FeatureGate manifest (.yaml, .yml or .json file)")
+}
+
+// hasMajorVersion reports whether a FeatureGate file carries the
+// major-version annotation.
+func hasMajorVersion(data []byte) (bool, error) {
+	var obj map[string]any
+	if err := yaml.Unmarshal(data, &obj); err != nil {
+		return false, fmt.Errorf("not valid JSON or YAML: %w", err)
+	}
+	if obj == nil {
+		return false, errors.New("empty document")
+	}
+	if kind, _ := obj["kind"].(string); kind != "FeatureGate" {
+		return false, fmt.Errorf("kind is %q, want FeatureGate", obj["kind"])
+	}
+	annotations, err := stringMap(obj, "metadata", "annotations")
+	if err != nil {
+		return false, err
+	}
+	_, ok := annotations[MajorVersionAnnotation]
+	return ok, nil
+}
