@@ -21,6 +21,19 @@
 // does not apply the object, yet the object still says which profile it
 // describes.
 //
+// # The pre-version format
+//
+// Before February 2026 the reference wrote featureGate-<Profile>-<FeatureSet>.yaml
+// without the major-version (and feature-set) annotation, and real
+// repositories still carry such directories, often as JSON with "#"
+// comment lines. [DetectEra] tells the formats apart (a directory mixing
+// them is an error); [ReadDir] reads either. In the pre-version format the
+// feature sets are those of every file's spec.featureSet, and each
+// rendered profile and feature set takes the gates of the file named for
+// them, whatever its annotations say (SPEC §9.2); its manifests have no
+// versions and cover every version. [Era] names the reference's eras for
+// the CRD merge stage, which follows each era's rules.
+//
 // # Data flow
 //
 // [Render] turns the registry's answers ([featuregate.Registry.AllFeatureSets])
