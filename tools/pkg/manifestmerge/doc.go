@@ -90,6 +90,29 @@
 // files there are removed; a sub-directory there is an error. When any
 // input of D has an error nothing of D is written or removed.
 //
+// # Eras
+//
+// The reference generator's rules changed over time, and a repository's
+// committed files follow the rules of the reference it last ran
+// (features/payload.Era; Input.Era, by default the era the payload
+// directory was read in). Everything above is the current era, 2026-03.
+// The differences, each in one place (era.go names them):
+//
+//   - 2026-02 (versioned payload, before 2026-03-18) merges
+//     x-kubernetes-validations as upstream types it, a list keyed by rule:
+//     a later file's rules join the earlier file's, the same rule takes
+//     the later message (ruleKeyedCRDType).
+//   - 2026-01 and 2025-09 (payload without major versions, SPEC §9.2)
+//     merge by rule too; their tuples have no version (noVersion), so a
+//     manifest's major-version annotation is not checked and no output
+//     names or annotates versions. Manifests apply in name order, a
+//     combination file moved after the files whose names it contains by
+//     the reference's less-function, through sort.SliceStable (2026-01) or
+//     sort.Slice (2025-09); and the files are chosen by SPEC §9.2's three
+//     rules: one file, else one per feature set with a single feature-set
+//     name, else per profile (decidePreVersion). The
+//     release.openshift.io/feature-gate annotation is kept like any other.
+//
 // Run writes through the tree only: verifying is running the stage and
 // letting the caller compare the tree with the disk.
 package manifestmerge

@@ -94,6 +94,8 @@ type inputReader struct {
 	files   *manifest.Reader
 	base    string
 	crdType typed.ParseableType
+	// rules are the rules of the era the stage follows.
+	rules *eraRules
 	// knownGates are the gates the payload FeatureGate manifests list.
 	knownGates map[string]bool
 }
@@ -164,7 +166,7 @@ func (r *inputReader) readCRDDir(dir, crdName string, rep *reporter) []*partialM
 			}
 		}
 	}
-	sortForApplication(out)
+	r.rules.order(out)
 	return out
 }
 

@@ -40,6 +40,10 @@ type Input struct {
 	// features/payload read it; its Path names it in messages. Without a
 	// versioned manifest in it the stage fails.
 	Payload *fgpayload.Directory
+	// Era is the era of the reference whose rules the stage follows (see
+	// fgpayload.Era); "" means the era the payload directory was read in
+	// (Payload.Era). Its payload format must be the directory's.
+	Era fgpayload.Era
 }
 
 // Result says what the stage did, for progress output.
@@ -134,7 +138,11 @@ func Run(in Input) (*Result, error) {
 	if problems == nil {
 		problems = &diag.List{}
 	}
-	crdType, err := pipelineCRDType()
+	rules, err := rulesFor(in.Era, in.Payload)
+	if err != nil {
+		return nil, err
+	}
+	crdType, err := rules.crdType()
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +150,7 @@ func Run(in Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	reader := &inputReader{tree: in.Tree, files: manifest.NewReader(in.Tree, in.Files), base: in.Discovery.BaseDir, crdType: crdType, knownGates: map[string]bool{}}
+	reader := &inputReader{tree: in.Tree, files: manifest.NewReader(in.Tree, in.Files), base: in.Discovery.BaseDir, crdType: crdType, rules: rules, knownGates: map[string]bool{}}
 	if in.Payload != nil {
 		for _, g := range in.Payload.Gates() {
 			reader.knownGates[string(g)] = true
@@ -383,12 +391,12 @@ func (j *crdJob) run(crdType typed.ParseableType, pl *payload, r *inputReader) {
 		rep.add(diag.Errorf(cm.file, 0, "spec.names.plural", "the merged CRD has no plural name, so its output file cannot be named"))
 		return
 	}
-	j.emit(cm, records, pl, first.pattern)
+	j.emit(cm, records, pl, first.pattern, r.rules)
 }
 
 // emit decides the CRD's files and serialises them.
-func (j *crdJob) emit(cm *crdMerge, records []record, pl *payload, pattern filePattern) {
-	files := decide(records, pl.versions, pl.featureSets, func(id int) bool {
+func (j *crdJob) emit(cm *crdMerge, records []record, pl *payload, pattern filePattern, rules *eraRules) {
+	files := rules.decide(records, pl, func(id int) bool {
 		_, ok := annotationsOf(cm.datas[id])[manifest.FeatureGatePassThrough]
 		return ok
 	})

@@ -48,18 +48,29 @@ type listChange struct {
 //   - x-kubernetes-validations becomes atomic, so that the rules of a more
 //     specific manifest replace the rules of a node instead of accumulating
 //     next to them.
-var pipelineListChanges = []listChange{
-	{
+var pipelineListChanges = []listChange{versionsByName, validationsAtomic}
+
+var (
+	versionsByName = listChange{
 		typeName: crdSpecTypeName, field: "versions",
 		upstream: schema.List{ElementType: named(crdVersionName), ElementRelationship: schema.Atomic},
 		pipeline: schema.List{ElementType: named(crdVersionName), ElementRelationship: schema.Associative, Keys: []string{"name"}},
-	},
-	{
+	}
+	validationsAtomic = listChange{
 		typeName: schemaPropsName, field: "x-kubernetes-validations",
-		upstream: schema.List{ElementType: named(validationRuleNam), ElementRelationship: schema.Associative, Keys: []string{"rule"}},
+		upstream: validationsUpstream,
 		pipeline: schema.List{ElementType: named(validationRuleNam), ElementRelationship: schema.Atomic},
-	},
-}
+	}
+	// validationsByRule keeps upstream's x-kubernetes-validations, a list
+	// keyed by rule; as a change it only checks that upstream still has
+	// that shape.
+	validationsByRule = listChange{
+		typeName: schemaPropsName, field: "x-kubernetes-validations",
+		upstream: validationsUpstream,
+		pipeline: validationsUpstream,
+	}
+	validationsUpstream = schema.List{ElementType: named(validationRuleNam), ElementRelationship: schema.Associative, Keys: []string{"rule"}}
+)
 
 func named(name string) schema.TypeRef { return schema.TypeRef{NamedType: &name} }
 
@@ -90,10 +101,15 @@ func upstreamCRDSchema() (*schema.Schema, error) {
 // applied. upstream is not modified. It fails when a changed field is
 // missing or no longer has the expected upstream shape.
 func pipelineSchema(upstream *schema.Schema) (*schema.Schema, error) {
+	return changedSchema(upstream, pipelineListChanges)
+}
+
+// changedSchema returns a copy of upstream with changes applied.
+func changedSchema(upstream *schema.Schema, changes []listChange) (*schema.Schema, error) {
 	types := make([]schema.TypeDef, len(upstream.Types))
 	copy(types, upstream.Types)
 	var errs []error
-	for _, ch := range pipelineListChanges {
+	for _, ch := range changes {
 		if err := applyListChange(types, ch); err != nil {
 			errs = append(errs, err)
 		}
@@ -171,13 +187,25 @@ func describeList(l *schema.List) string {
 // pipelineCRDType is the pipeline's CustomResourceDefinition type, built
 // once per process.
 var pipelineCRDType = sync.OnceValues(func() (typed.ParseableType, error) {
+	return crdTypeWith(pipelineListChanges)
+})
+
+// ruleKeyedCRDType is the CustomResourceDefinition type of the eras before
+// 2026-03-18 (SPEC §9.2): spec.versions keyed by name as in
+// pipelineCRDType, x-kubernetes-validations keyed by rule as upstream has
+// it, so that a later manifest's rules join the earlier ones.
+var ruleKeyedCRDType = sync.OnceValues(func() (typed.ParseableType, error) {
+	return crdTypeWith([]listChange{versionsByName, validationsByRule})
+})
+
+func crdTypeWith(changes []listChange) (typed.ParseableType, error) {
 	upstream, err := upstreamCRDSchema()
 	if err != nil {
 		return typed.ParseableType{}, err
 	}
-	s, err := pipelineSchema(upstream)
+	s, err := changedSchema(upstream, changes)
 	if err != nil {
 		return typed.ParseableType{}, err
 	}
 	return typed.ParseableType{Schema: s, TypeRef: named(crdTypeName)}, nil
-})
+}

@@ -79,6 +79,9 @@ func readPayload(d *fgpayload.Directory, problems *diag.List) (*payload, error) 
 			dir = d.Path
 		}
 	}
+	// A pre-version directory's manifests have no versions; their tuples
+	// carry noVersion.
+	versioned := d == nil || d.Era == "" || d.Era.Versioned()
 	bySlot := map[slot]*fgpayload.Manifest{}
 	pathOf := func(m *fgpayload.Manifest) string {
 		if d.Path == "" {
@@ -90,7 +93,11 @@ func readPayload(d *fgpayload.Directory, problems *diag.List) (*payload, error) 
 	featureSets := map[string]bool{featureSetCustom: true}
 	for i := range manifests {
 		m := &manifests[i]
-		if m.ClusterProfile == "" || len(m.Versions) == 0 {
+		mVersions := m.Versions
+		if !versioned {
+			mVersions = []int{noVersion}
+		}
+		if m.ClusterProfile == "" || len(mVersions) == 0 {
 			continue
 		}
 		p := slices.Index(clusterProfiles, m.ClusterProfile)
@@ -108,7 +115,7 @@ func readPayload(d *fgpayload.Directory, problems *diag.List) (*payload, error) 
 			continue
 		}
 		featureSets[fs] = true
-		for _, v := range m.Versions {
+		for _, v := range mVersions {
 			s := slot{p, fs, v}
 			if other, dup := bySlot[s]; dup {
 				problems.Add(diag.Errorf(pathOf(m), 0, "", "describes %s %s version %d, like %s", clusterProfiles[p], fs, v, pathOf(other)))
@@ -117,6 +124,9 @@ func readPayload(d *fgpayload.Directory, problems *diag.List) (*payload, error) 
 			bySlot[s] = m
 			versions[v] = true
 		}
+	}
+	if len(versions) == 0 && !versioned {
+		return nil, fmt.Errorf("no FeatureGate manifest of a rendered cluster profile found in %s", dir)
 	}
 	if len(versions) == 0 {
 		return nil, fmt.Errorf("no versioned FeatureGate manifests found in %s: stage 3 needs files carrying the release.openshift.io/major-version annotation and a cluster profile annotation", dir)
@@ -153,7 +163,8 @@ func knownProfiles() string {
 }
 
 // pertinent reports whether m takes part in the merge for t (SPEC §5.3,
-// with the major-version annotation read as "t's version is in the list").
+// with the major-version annotation read as "t's version is in the list";
+// unchecked for the tuples of a pre-version payload).
 func (m *partialManifest) pertinent(t tuple) bool {
 	if m.restricted && !m.profiles[t.profile] {
 		return false
@@ -161,7 +172,7 @@ func (m *partialManifest) pertinent(t tuple) bool {
 	if t.custom() {
 		return true
 	}
-	if m.versions != nil && !m.versions[t.version] {
+	if m.versions != nil && t.version != noVersion && !m.versions[t.version] {
 		return false
 	}
 	for _, g := range m.gates {
