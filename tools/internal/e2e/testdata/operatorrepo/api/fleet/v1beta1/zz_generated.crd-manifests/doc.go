@@ -1,0 +1,1 @@
+package fleet_v1beta1_crdmanifests
