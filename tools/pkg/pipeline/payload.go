@@ -17,11 +17,12 @@ type payloadOnce struct {
 	read bool
 }
 
-// Payload reads the payload FeatureGate directory once per run: strict
-// mode (for gate names) and the merge share the result.
+// Payload reads the payload FeatureGate directory once per run, in the
+// format of Options.Era (detected from the files when empty): strict mode
+// (for gate names) and the merge share the result.
 func (r *Run) Payload() (*payload.Directory, error) {
 	if !r.payload.read {
-		r.payload.dir, r.payload.err = payload.ReadDir(r.PayloadDir())
+		r.payload.dir, r.payload.err = payload.ReadDirEra(r.PayloadDir(), r.Options.Era)
 		r.payload.read = true
 	}
 	return r.payload.dir, r.payload.err

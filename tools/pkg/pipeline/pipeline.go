@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/gatedcrd/gatedcrd/features/payload"
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/compatlevel"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
@@ -82,6 +83,11 @@ type Options struct {
 	// Progress, when set, receives the lines of a long first-time setup:
 	// building the CRD validation program of a non-linked KubeVersion.
 	Progress io.Writer
+	// Era is the era of the reference generator whose rules the payload
+	// FeatureGate directory is read and the merge follows (SPEC §9.2,
+	// payload.Eras); empty detects it from the payload files: 2026-01
+	// when none carries major versions, 2026-03 when all do.
+	Era payload.Era
 }
 
 // ErrInput is returned (wrapped) by a step that found errors in the input:
@@ -504,7 +510,7 @@ func (s *Schemas) Merge() (*Merged, error) {
 			s.settlePresumed(nil)
 			return nil
 		}
-		in := manifestmerge.Input{Discovery: s.Discovered.Result, Tree: r.Tree, Problems: r.Problems, Payload: d}
+		in := manifestmerge.Input{Discovery: s.Discovered.Result, Tree: r.Tree, Problems: r.Problems, Payload: d, Era: d.Era}
 		if s.Result != nil {
 			in.Files = s.Result.Files
 		}
