@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	go.yaml.in/yaml/v3 v3.0.4
+	golang.org/x/mod v0.42.0
 	k8s.io/apimachinery v0.37.0
 	sigs.k8s.io/yaml v1.6.0
 )

@@ -42,7 +42,27 @@ type Config struct {
 
 	// FeatureGateDocs configures the per-gate lifecycle pages.
 	FeatureGateDocs FeatureGateDocs
+
+	// StrictMarkers, when set, decides whether strict-mode findings
+	// (unknown markers, unknown FeatureGate names) are errors; nil leaves
+	// them warnings unless a strict baseline or a flag opts in (SPEC 9.1).
+	StrictMarkers *bool
+
+	// ReferenceEra names the era of the reference whose output the tree
+	// holds (one of ReferenceEras); "" detects it from the payload
+	// FeatureGate directory.
+	ReferenceEra string
 }
+
+// ReferenceEras are the eras of the reference a tree can be generated in,
+// named by the month their rules took effect (README: "Which era a tree is
+// in"):
+//   - "2026-01": payload manifests without major versions, one file per
+//     feature set, x-kubernetes-validations merged by rule;
+//   - "2026-02": major versions, x-kubernetes-validations still merged by
+//     rule (the reference until 2026-03-18);
+//   - "2026-03": major versions, x-kubernetes-validations atomic (today).
+var ReferenceEras = []string{"2026-01", "2026-02", "2026-03"}
 
 // FeatureGateDocs is the featureGateDocs section: crd-manifests writes one
 // page per FeatureGate into Directory (what the gate controls, where it is
@@ -64,7 +84,13 @@ type Compatibility struct {
 	// "security/v1.RangeAllocation", globs allowed) that may use level 2
 	// or 4 instead of 1.
 	Exceptions []Pattern
+	// Line is the line of the section key (0 when not configured): a
+	// configured section makes the level rules errors, not warnings.
+	Line int
 }
+
+// Configured reports whether the file has a compatibility section.
+func (c Compatibility) Configured() bool { return c.Line > 0 }
 
 // KubeVersion is a Kubernetes "<major>.<minor>" release.
 type KubeVersion struct {
@@ -132,7 +158,13 @@ type RequiredAnnotations struct {
 	// Annotations every final CRD manifest of those groups must carry. An
 	// empty list switches the check off.
 	Annotations []string
+	// Line is the line of the section key (0 when not configured): without
+	// the section the defaults are checked, and findings are warnings.
+	Line int
 }
+
+// Configured reports whether the file has a requiredAnnotations section.
+func (r RequiredAnnotations) Configured() bool { return r.Line > 0 }
 
 // Default values.
 const (

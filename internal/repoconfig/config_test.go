@@ -41,6 +41,8 @@ compatibility:
 enumFromConstants: true
 featureGateDocs:
   directory: docs/gates/
+strictMarkers: true
+referenceEra: "2026-01"
 `
 	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -49,6 +51,7 @@ featureGateDocs:
 	if err != nil {
 		t.Fatal(err)
 	}
+	strict := true
 	want := Config{
 		File:        filepath.Join(dir, FileName),
 		KubeVersion: KubeVersion{Major: 1, Minor: 30, Line: 2},
@@ -57,10 +60,12 @@ featureGateDocs:
 			Include: []Pattern{{Glob: "example/*/zz_generated.crd-manifests/*.crd.yaml", Line: 6}},
 			Exclude: []Pattern{{Glob: "example/v1alpha1/zz_generated.crd-manifests/*.crd.yaml", Line: 8}},
 		},
-		RequiredAnnotations: RequiredAnnotations{GroupSuffix: ".example.com", Annotations: []string{"approved.example.com", "owner.example.com"}},
-		Compatibility:       Compatibility{Enabled: true, Exceptions: []Pattern{{Glob: "security/v1.RangeAllocation", Line: 15}}},
+		RequiredAnnotations: RequiredAnnotations{GroupSuffix: ".example.com", Annotations: []string{"approved.example.com", "owner.example.com"}, Line: 9},
+		Compatibility:       Compatibility{Enabled: true, Exceptions: []Pattern{{Glob: "security/v1.RangeAllocation", Line: 15}}, Line: 12},
 		EnumFromConstants:   true,
 		FeatureGateDocs:     FeatureGateDocs{Directory: "docs/gates", Line: 17},
+		StrictMarkers:       &strict,
+		ReferenceEra:        "2026-01",
 	}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got\n%+v\nwant\n%+v", cfg, want)
@@ -71,7 +76,7 @@ featureGateDocs:
 }
 
 func TestParseEmptyAndNullValuesKeepDefaults(t *testing.T) {
-	for _, src := range []string{"", "# nothing\n", "kubeVersion:\npayloadCRDs:\nrequiredAnnotations:\n", "requiredAnnotations:\n  groupSuffix:\n"} {
+	for _, src := range []string{"", "# nothing\n", "kubeVersion:\npayloadCRDs:\nrequiredAnnotations:\n"} {
 		cfg, err := Parse("c.yaml", []byte(src))
 		if err != nil {
 			t.Fatalf("%q: %v", src, err)
@@ -82,7 +87,16 @@ func TestParseEmptyAndNullValuesKeepDefaults(t *testing.T) {
 			t.Errorf("%q: got %+v, want defaults", src, cfg)
 		}
 	}
-	cfg, err := Parse("c.yaml", []byte("requiredAnnotations:\n  annotations: []\n"))
+	// A section with only empty values keeps the defaults, but writing it
+	// is an opt-in: its findings become errors.
+	cfg, err := Parse("c.yaml", []byte("requiredAnnotations:\n  groupSuffix:\n"))
+	if err != nil || !cfg.RequiredAnnotations.Configured() || cfg.RequiredAnnotations.GroupSuffix != DefaultGroupSuffix {
+		t.Errorf("requiredAnnotations with an empty groupSuffix: %+v, %v", cfg.RequiredAnnotations, err)
+	}
+	if d := Defaults(); d.RequiredAnnotations.Configured() || d.Compatibility.Configured() || d.StrictMarkers != nil {
+		t.Errorf("defaults opt in to something: %+v", d)
+	}
+	cfg, err = Parse("c.yaml", []byte("requiredAnnotations:\n  annotations: []\n"))
 	if err != nil || len(cfg.RequiredAnnotations.Annotations) != 0 {
 		t.Errorf("an empty annotation list switches the check off: %+v, %v", cfg.RequiredAnnotations, err)
 	}
@@ -90,7 +104,7 @@ func TestParseEmptyAndNullValuesKeepDefaults(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ name, src, want string }{
-		{"unknown key", "kubeversion: \"1.32\"\n", `c.yaml:1: kubeversion: unknown key; known keys are compatibility, enumFromConstants, featureGateDocs, kubeVersion, payloadCRDs, requiredAnnotations`},
+		{"unknown key", "kubeversion: \"1.32\"\n", `c.yaml:1: kubeversion: unknown key; known keys are compatibility, enumFromConstants, featureGateDocs, kubeVersion, payloadCRDs, referenceEra, requiredAnnotations, strictMarkers`},
 		{"repeated key", "kubeVersion: \"1.32\"\nkubeVersion: \"1.33\"\n", `c.yaml:2: kubeVersion: is given twice (first on line 1)`},
 		{"repeated nested key", "payloadCRDs:\n  include: []\n  include: []\n", `c.yaml:3: payloadCRDs.include: is given twice (first on line 2)`},
 		{"unknown nested key", "payloadCRDs:\n  includes: []\n", `c.yaml:2: payloadCRDs.includes: unknown key; payloadCRDs accepts directory, exclude, include`},
@@ -110,7 +124,9 @@ func TestParseErrors(t *testing.T) {
 		{"enum switch not a bool", "enumFromConstants: maybe\n", `c.yaml:1: enumFromConstants: must be true or false`},
 		{"gate docs outside", "featureGateDocs:\n  directory: /docs\n", `c.yaml:2: featureGateDocs.directory: must be a directory below the base directory, e.g. features`},
 		{"gate docs unknown key", "featureGateDocs:\n  dir: docs\n", `c.yaml:2: featureGateDocs.dir: unknown key; featureGateDocs accepts directory`},
-		{"root not a mapping", "- a\n", `c.yaml:1: must be a mapping of keys (compatibility, enumFromConstants, featureGateDocs, kubeVersion, payloadCRDs, requiredAnnotations) to values`},
+		{"root not a mapping", "- a\n", `c.yaml:1: must be a mapping of keys (compatibility, enumFromConstants, featureGateDocs, kubeVersion, payloadCRDs, referenceEra, requiredAnnotations, strictMarkers) to values`},
+		{"strict markers not a bool", "strictMarkers: on please\n", `c.yaml:1: strictMarkers: must be true or false`},
+		{"unknown era", "referenceEra: \"2025-12\"\n", `c.yaml:1: referenceEra: "2025-12" is not an era of the reference; write one of 2026-01, 2026-02, 2026-03`},
 		{"invalid yaml", "kubeVersion: \"1.32\"\npayloadCRDs: [\n", `c.yaml:2: invalid YAML: did not find expected node content`},
 	}
 	for _, c := range cases {

@@ -3,6 +3,7 @@ package repoconfig
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -38,6 +39,7 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 	},
 	"compatibility": func(p *parser, cfg *Config, key, val *yaml.Node) {
 		c := &cfg.Compatibility
+		c.Line = key.Line
 		p.mapping("compatibility", val, map[string]func(*yaml.Node){
 			"enabled":    func(v *yaml.Node) { c.Enabled = p.boolean("compatibility.enabled", v) },
 			"exceptions": func(v *yaml.Node) { c.Exceptions = p.patterns("compatibility.exceptions", v) },
@@ -50,11 +52,27 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 			"directory": func(v *yaml.Node) { d.Directory = p.directory("featureGateDocs.directory", v, "features", d.Directory) },
 		})
 	},
+	"strictMarkers": func(p *parser, cfg *Config, key, val *yaml.Node) {
+		on := p.boolean("strictMarkers", val)
+		cfg.StrictMarkers = &on
+	},
+	"referenceEra": func(p *parser, cfg *Config, key, val *yaml.Node) {
+		s, ok := p.scalar("referenceEra", val)
+		if !ok {
+			return
+		}
+		if !slices.Contains(ReferenceEras, s) {
+			p.errorf(val.Line, "referenceEra", "%q is not an era of the reference; write one of %s", s, strings.Join(ReferenceEras, ", "))
+			return
+		}
+		cfg.ReferenceEra = s
+	},
 	"enumFromConstants": func(p *parser, cfg *Config, key, val *yaml.Node) {
 		cfg.EnumFromConstants = p.boolean("enumFromConstants", val)
 	},
 	"requiredAnnotations": func(p *parser, cfg *Config, key, val *yaml.Node) {
 		ra := &cfg.RequiredAnnotations
+		ra.Line = key.Line
 		p.mapping("requiredAnnotations", val, map[string]func(*yaml.Node){
 			"groupSuffix": func(v *yaml.Node) {
 				if s, ok := p.scalar("requiredAnnotations.groupSuffix", v); ok {

@@ -38,7 +38,7 @@ func TestPackagesWithoutCRDsMayDisagreeWithTheirDirectory(t *testing.T) {
 
 	// The same mismatch in a package with CRD types is an error.
 	edit(t, filepath.Join(dir, "example/v1/register.go"), `Version: "v1"}`, `Version: "v2"}`)
-	code, stderr := codegen(t, "crd-manifests", "--base-dir", dir, "--strict-markers=false")
+	code, stderr := codegen(t, "crd-manifests", "--base-dir", dir)
 	if want := `example/v1/register.go:15: GroupVersion: declares version "v2" but the package directory is "v1"`; code != ExitInput || !strings.Contains(stderr, want) {
 		t.Errorf("mismatch in a CRD package: exit %d, want %d and %q\n%s", code, ExitInput, want, stderr)
 	}
@@ -46,8 +46,8 @@ func TestPackagesWithoutCRDsMayDisagreeWithTheirDirectory(t *testing.T) {
 
 // TestUnknownFilePatternArgument: openshift/api writes
 // +openshift:file-pattern=...,operatorComponent=two-node-fencing. Strict
-// mode reports it; --strict-markers=false warns and generates what the
-// reference does, i.e. the files without the argument.
+// mode reports it; without it (no configuration) it is a warning and the
+// run generates what the reference does, i.e. the files without the argument.
 func TestUnknownFilePatternArgument(t *testing.T) {
 	dir := exampleTree(t, true)
 	types := filepath.Join(dir, "example/v1/types_stable.go")
@@ -55,13 +55,13 @@ func TestUnknownFilePatternArgument(t *testing.T) {
 	before := testtree.Snapshot(t, dir)
 	const finding = `example/v1/types_stable.go:8: +openshift:file-pattern=cvoRunLevel=0000_50,operatorName=my-operator,operatorOrdering=01,operatorComponent=two-node-fencing: unknown argument "operatorComponent" of +openshift:file-pattern`
 
-	code, stderr := codegen(t, "crd-manifests", "--base-dir", dir)
+	code, stderr := codegen(t, "crd-manifests", "--base-dir", dir, "--strict-markers")
 	if code != ExitInput || !strings.Contains(stderr, "error: "+finding) {
 		t.Errorf("strict: exit %d, want %d and the error %q\n%s", code, ExitInput, finding, stderr)
 	}
 	for _, args := range [][]string{
-		{"crd-manifests", "--base-dir", dir, "--strict-markers=false"},
-		{"crd-manifests", "--base-dir", dir, "--strict-markers=false", "--verify"},
+		{"crd-manifests", "--base-dir", dir},
+		{"crd-manifests", "--base-dir", dir, "--verify"},
 	} {
 		code, stderr := codegen(t, args...)
 		if code != ExitOK || !strings.Contains(stderr, "warning: "+finding) {
@@ -77,21 +77,21 @@ func TestUnknownCodegenYAMLKey(t *testing.T) {
 	dir := exampleTree(t, true)
 	testtree.Add(t, dir, map[string]string{"example/.codegen.yaml": "schemapatch:\n  disabled: false\nsomeOtherGenerator:\n  enabled: true\n"})
 	const finding = "example/.codegen.yaml:3: someOtherGenerator: unknown key"
-	if code, stderr := codegen(t, "crd-manifests", "--base-dir", dir, "--verify"); code != ExitInput || !strings.Contains(stderr, "error: "+finding) {
+	if code, stderr := codegen(t, "crd-manifests", "--base-dir", dir, "--verify", "--strict-markers"); code != ExitInput || !strings.Contains(stderr, "error: "+finding) {
 		t.Errorf("strict: exit %d, want %d and the error %q\n%s", code, ExitInput, finding, stderr)
 	}
-	if code, stderr := codegen(t, "crd-manifests", "--base-dir", dir, "--verify", "--strict-markers=false"); code != ExitOK || !strings.Contains(stderr, "warning: "+finding) {
+	if code, stderr := codegen(t, "crd-manifests", "--base-dir", dir, "--verify"); code != ExitOK || !strings.Contains(stderr, "warning: "+finding) {
 		t.Errorf("non-strict: exit %d, want 0 and the warning %q\n%s", code, finding, stderr)
 	}
-	if code, stderr := codegen(t, "test-suites", "--base-dir", dir, "--verify", "--strict-markers=false"); code != ExitOK {
+	if code, stderr := codegen(t, "test-suites", "--base-dir", dir, "--verify"); code != ExitOK {
 		t.Errorf("test-suites non-strict: exit %d, want 0\n%s", code, stderr)
 	}
 }
 
 // TestUnknownGateAwareArgument: an argument a FeatureGate-aware marker does
 // not have (controller-tools, and with it the reference, reject the whole
-// package) is a strict finding; with --strict-markers=false it is a
-// warning and the marker applies with the arguments it has: the committed
+// package) is a strict finding; without strict mode it is a warning and
+// the marker applies with the arguments it has: the committed
 // output, generated without the extra arguments, stays up to date.
 func TestUnknownGateAwareArgument(t *testing.T) {
 	dir := exampleTree(t, true)
@@ -105,15 +105,15 @@ func TestUnknownGateAwareArgument(t *testing.T) {
 		`example/v1/types_stable.go:77: +openshift:validation:FeatureGateAwareMaxItems:since=4.18,featureGate=Example,maxItems=3: unknown argument "since" of +openshift:validation:FeatureGateAwareMaxItems`,
 		`example/v1/types_stable.go:116: +openshift:validation:FeatureGateAwareEnum:featureGate="",enum="";StableValue,owner="team a, b": unknown argument "owner" of +openshift:validation:FeatureGateAwareEnum`,
 	}
-	code, stderr := codegen(t, "crd-manifests", "--base-dir", dir, "--verify")
+	code, stderr := codegen(t, "crd-manifests", "--base-dir", dir, "--verify", "--strict-markers")
 	for _, f := range findings {
 		if code != ExitInput || !strings.Contains(stderr, "error: "+f) {
 			t.Errorf("strict: exit %d, want %d and the error %q\n%s", code, ExitInput, f, stderr)
 		}
 	}
 	for _, args := range [][]string{
-		{"crd-manifests", "--base-dir", dir, "--strict-markers=false", "--verify"},
-		{"crd-manifests", "--base-dir", dir, "--strict-markers=false"},
+		{"crd-manifests", "--base-dir", dir, "--verify"},
+		{"crd-manifests", "--base-dir", dir},
 	} {
 		code, stderr := codegen(t, args...)
 		for _, f := range findings {

@@ -21,7 +21,7 @@ func strictBaselineCommand(opts *options) *cobra.Command {
 		Short: "Write " + baseline.FileName + " at --base-dir, accepting every current strict-mode finding",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.writeBaseline, opts.strict, opts.verify = true, true, true
+			opts.writeBaseline, opts.strict, opts.strictSet, opts.verify = true, true, true, true
 			return run(opts, pipeline.AllStages)
 		},
 	}
@@ -53,7 +53,7 @@ func (s *strictBaseline) path() string {
 // (pipeline.Options.OnDiscovered).
 func (s *strictBaseline) read(d *pipeline.Discovered) error {
 	s.base = d.BaseDir
-	if !s.opts.strict || s.opts.writeBaseline {
+	if !d.Run.Strict() || s.opts.writeBaseline {
 		return nil
 	}
 	b, err := baseline.Read(s.path())

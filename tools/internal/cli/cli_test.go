@@ -247,6 +247,8 @@ func TestExitStatuses(t *testing.T) {
 		if err := os.WriteFile(types, []byte(bad), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		// The repository opts in to strict markers.
+		testtree.Add(t, dir, map[string]string{".gatedcrd.yaml": "strictMarkers: true\n"})
 		before := testtree.Snapshot(t, dir)
 		code, stderr := codegen(t, "crd-manifests", "--base-dir", dir)
 		if code != ExitInput || !strings.Contains(stderr, "types_stable.go:") || !strings.Contains(stderr, "did you mean +openshift:enable:FeatureGate?") {
@@ -267,7 +269,7 @@ func TestExitStatuses(t *testing.T) {
 		if err := os.WriteFile(types, []byte(bad), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		code, stderr := codegen(t, "crd-manifests", "--base-dir", dir)
+		code, stderr := codegen(t, "crd-manifests", "--base-dir", dir, "--strict-markers")
 		if code != ExitInput || !strings.Contains(stderr, `FeatureGate "Exmaple" is not listed`) || !strings.Contains(stderr, "closest known gates: Example") {
 			t.Fatalf("exit %d:\n%s", code, stderr)
 		}

@@ -47,9 +47,9 @@ do not fail the run. Exit status 1 means breaking findings.`,
 			if err != nil {
 				return &exitError{code: ExitIO, msg: fmt.Sprintf("error: %v", err)}
 			}
-			payloadDir := opts.payloadDir
-			if filepath.IsAbs(payloadDir) {
-				return errors.New("compat reads the payload directory of both trees: give --manifest-merge:payload-manifest-path relative to --base-dir")
+			payloadDir, err := filepath.Rel(root, opts.payloadDirIn(root))
+			if err != nil || !filepath.IsLocal(payloadDir) {
+				return errors.New("compat reads the payload directory of both trees: --manifest-merge:payload-manifest-path must be below --base-dir")
 			}
 			rep, err := compat.Run(compat.Options{
 				Old:        old,

@@ -26,9 +26,15 @@ func compatibilityCommand(opts *options) *cobra.Command {
 			}
 			t := tree.New()
 			res, problems := compatlevel.Run(compatlevel.Input{Discovery: disc, Tree: t, Config: cfg.Compatibility,
-				ConfigFile: cfg.File, Partial: len(opts.groupVersions) > 0})
-			if len(problems) > 0 {
-				return inputError(opts, relativeTo(disc.BaseDir, problems, nil), nil)
+				ConfigFile: cfg.File, Partial: len(opts.groupVersions) > 0, EnforceLevels: cfg.Compatibility.Configured()})
+			found := relativeTo(disc.BaseDir, problems, nil)
+			if res == nil {
+				return inputError(opts, found, nil)
+			}
+			if !opts.quiet {
+				for _, d := range found.Items() {
+					fmt.Fprintf(opts.stderr, "%s: %s\n", d.Severity, d)
+				}
 			}
 			if !opts.quiet && !opts.verify {
 				fmt.Fprintf(opts.stderr, "codegen compatibility: %d type(s) embedding TypeMeta\n", res.Types)

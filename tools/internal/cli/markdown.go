@@ -19,7 +19,7 @@ func featuresetMarkdownCommand(opts *options) *cobra.Command {
 		Short: "Render features.md (which gate is on in which ClusterProfile and FeatureSet) from the payload FeatureGate manifests",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			dir := resolve(opts.baseDir, opts.payloadDir)
+			dir := opts.payloadDirIn(opts.baseDir)
 			d, err := payload.ReadDir(dir)
 			if err != nil {
 				return &exitError{code: ExitInput, msg: fmt.Sprintf("error: %s: %v", dir, err)}

@@ -34,7 +34,7 @@ built by the apiextensions-apiserver's own builder and encoded as the server enc
 			if err != nil {
 				return inputError(opts, probs, err)
 			}
-			dir, err := payload.ReadDir(resolve(disc.BaseDir, opts.payloadDir))
+			dir, err := payload.ReadDir(opts.payloadDirIn(disc.BaseDir))
 			if err != nil {
 				return inputError(opts, nil, err)
 			}

@@ -26,10 +26,18 @@ type options struct {
 	kubeVersion   string
 	celCosts      int
 	stderr        io.Writer
+	// strictSet and payloadSet record that the flags were given: an
+	// absent --strict-markers leaves strictness to the repository, and
+	// only a given payload path is relative to the working directory.
+	strictSet, payloadSet bool
 	// writeBaseline is set by strict-baseline: strict findings are
 	// collected into the baseline file instead of failing the run.
 	writeBaseline bool
 }
+
+// payloadFlag names the payload FeatureGate directory, as the reference's
+// flag does.
+const payloadFlag = "manifest-merge:payload-manifest-path"
 
 // NewRootCommand builds the codegen command tree; progress, diagnostics
 // and reports go to stderr.
@@ -57,17 +65,22 @@ without the switch +enum is ignored, as by the reference generator).`,
 		},
 	}
 	root.SetVersionTemplate("codegen {{.Version}}\n")
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		opts.strictSet = cmd.Flags().Changed("strict-markers")
+		opts.payloadSet = cmd.Flags().Changed(payloadFlag)
+		return nil
+	}
 	pf := root.PersistentFlags()
 	pf.StringVar(&opts.baseDir, "base-dir", ".", "directory to search for API group-versions; relative paths in other flags are resolved against it")
 	pf.StringSliceVar(&opts.groupVersions, "api-group-versions", nil, "only process these <group>/<version> entries (comma-separated or repeated)")
 	pf.BoolVar(&opts.verify, "verify", false, "compute everything, write nothing, and fail if any file would change")
 	pf.BoolVarP(&opts.quiet, "quiet", "q", false, "print only errors")
 	pf.StringVar(&opts.statsFile, "stats", "", "write a JSON account of the run (stage timings, counts) to this file")
-	pf.BoolVar(&opts.strict, "strict-markers", true, "treat unknown or misspelled +openshift:/+kubebuilder: markers and unknown FeatureGate names as errors (false: report them as warnings)")
-	pf.StringVar(&opts.kubeVersion, "kube-version", "", "Kubernetes release (<major>.<minor>) whose API server validates the generated CRDs (default: kubeVersion of .gatedcrd.yaml, else the release this build links)")
+	pf.BoolVar(&opts.strict, "strict-markers", false, "treat unknown or misspelled +openshift:/+kubebuilder: markers and unknown FeatureGate names as errors (false: warnings); when not given, strictMarkers of .gatedcrd.yaml decides, else a strict baseline file makes it true, else they are warnings")
+	pf.StringVar(&opts.kubeVersion, "kube-version", "", "Kubernetes release (<major>.<minor>) whose API server validates the generated CRDs; its findings are errors (default: kubeVersion of .gatedcrd.yaml, also errors; else inferred from the go.mod governing --base-dir, else the release this build links, whose findings are warnings)")
 	pf.IntVar(&opts.celCosts, "cel-costs", 0, "list the N most expensive CEL rules of each CRD with their share of the API server's cost budgets (--cel-costs alone: 5)")
 	pf.Lookup("cel-costs").NoOptDefVal = "5"
-	pf.StringVar(&opts.payloadDir, "manifest-merge:payload-manifest-path", "payload-manifests/featuregates", "directory of payload FeatureGate manifests read by the merge stage (relative to --base-dir)")
+	pf.StringVar(&opts.payloadDir, payloadFlag, pipeline.DefaultPayloadDir, "directory of payload FeatureGate manifests read by the merge stage; a given path is relative to the working directory, as with the reference (default: "+pipeline.DefaultPayloadDir+" below --base-dir)")
 
 	klogFlags := goflag.NewFlagSet("klog", goflag.ContinueOnError)
 	klog.InitFlags(klogFlags)

@@ -3,11 +3,13 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"k8s.io/klog/v2"
 
+	"github.com/gatedcrd/gatedcrd/internal/kubetarget"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
@@ -23,11 +25,15 @@ func run(opts *options, stages pipeline.Stages) error {
 	}
 	start := time.Now()
 	bl := &strictBaseline{opts: opts}
+	payloadDir, err := opts.payloadPath()
+	if err != nil {
+		return &exitError{code: ExitIO, msg: fmt.Sprintf("error: --%s: %v", payloadFlag, err)}
+	}
 	r := pipeline.New(pipeline.Options{
 		BaseDir:       opts.baseDir,
 		GroupVersions: opts.groupVersions,
-		PayloadDir:    opts.payloadDir,
-		Lenient:       !opts.strict,
+		PayloadDir:    payloadDir,
+		StrictMarkers: opts.strictMarkers(),
 		AcceptStrict:  bl.accept,
 		OnDiscovered:  bl.read,
 		Stages:        stages,
@@ -36,16 +42,19 @@ func run(opts *options, stages pipeline.Stages) error {
 		Progress:      opts.stderr,
 	})
 	d, err := r.Discover()
+	var kv *pipeline.KubeVersionError
+	if errors.As(err, &kv) {
+		return &exitError{code: ExitUsage, msg: "error: " + kv.Msg}
+	}
 	if err != nil {
 		return fail(opts, r, err)
 	}
 	progress(opts, "codegen: %d API group(s), %d group-version(s) under %s", len(d.Groups), len(d.Versions()), opts.baseDir)
+	if stages&pipeline.ManifestMerge != 0 {
+		progress(opts, "%s", r.RelativeText("codegen: "+describeTarget(r.KubeTarget)))
+	}
 	changes, err := d.Generate()
 	printValidation(opts, r)
-	var kv *pipeline.KubeVersionError
-	if errors.As(err, &kv) {
-		return &exitError{code: ExitUsage, msg: "error: --kube-version: " + kv.Msg}
-	}
 	if err != nil {
 		return fail(opts, r, err)
 	}
@@ -57,6 +66,44 @@ func run(opts *options, stages pipeline.Stages) error {
 	bl.report(r.Problems, stages)
 	printWarnings(opts, r)
 	return finish(opts, r, changes, start)
+}
+
+// describeTarget says which Kubernetes release validates the CRDs, why,
+// and what its findings are.
+func describeTarget(t kubetarget.Choice) string {
+	if t.Explicit {
+		return fmt.Sprintf("CRDs validated as Kubernetes %s does (%s); findings are errors", t.Minor, t.Reason)
+	}
+	return fmt.Sprintf("CRDs validated as Kubernetes %s does (%s); findings are warnings: choose the release with kubeVersion in .gatedcrd.yaml or --kube-version to make them errors", t.Minor, t.Reason)
+}
+
+// strictMarkers is --strict-markers when given, else nil: the repository
+// decides (pipeline.Options.StrictMarkers).
+func (o *options) strictMarkers() *bool {
+	if !o.strictSet {
+		return nil
+	}
+	return &o.strict
+}
+
+// payloadPath is the payload directory for the pipeline: a given
+// --manifest-merge:payload-manifest-path is relative to the working
+// directory (the reference's meaning, on which the command lines of
+// operator repositories rely), the default relative to --base-dir.
+func (o *options) payloadPath() (string, error) {
+	if !o.payloadSet || filepath.IsAbs(o.payloadDir) {
+		return o.payloadDir, nil
+	}
+	return filepath.Abs(o.payloadDir)
+}
+
+// payloadDirIn is the payload directory of the tree at base.
+func (o *options) payloadDirIn(base string) string {
+	p, err := o.payloadPath()
+	if err != nil {
+		p = o.payloadDir
+	}
+	return resolve(base, p)
 }
 
 // printValidation reports the API server's validation of the merged CRDs

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/testsuites"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
@@ -22,7 +23,7 @@ func testSuitesCommand(opts *options) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			disc, probs, err := discovery.Discover(opts.baseDir, opts.groupVersions)
 			if disc != nil {
-				probs.SettleStrict(opts.strict, nil)
+				probs.SettleStrict(pipeline.ResolveStrict(opts.strictMarkers(), disc.BaseDir), nil)
 				err = probs.Err()
 			}
 			if err != nil {

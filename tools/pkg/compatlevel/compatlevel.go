@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,6 +31,12 @@ type Input struct {
 	// Partial says that Discovery covers only some group-versions, so an
 	// exception matching no type is not an error.
 	Partial bool
+	// EnforceLevels makes a level that breaks the rules of SPEC 6.5 (GA
+	// types at 1 unless excepted, beta at 2, alpha at 4, internal at 4) an
+	// error. Otherwise it is a warning and the level the type gives is
+	// written, as the reference does (SPEC 9.1): a repository opts in with
+	// a compatibility section in .gatedcrd.yaml.
+	EnforceLevels bool
 }
 
 // Result says what Run did.
@@ -43,7 +50,8 @@ type Result struct {
 
 // Run checks the compatibility markers of every type embedding TypeMeta in
 // the discovered versions and writes the files whose compatibility line
-// changes into the tree. On problems nothing is written.
+// changes into the tree. On errors nothing is written; warnings come with
+// the result.
 func Run(in Input) (*Result, []diag.Diagnostic) {
 	res := &Result{Sources: map[string][]byte{}}
 	r := &run{in: in, hits: map[repoconfig.Pattern]int{}}
@@ -63,7 +71,7 @@ func Run(in Input) (*Result, []diag.Diagnostic) {
 			}
 		}
 	}
-	if len(r.problems) > 0 {
+	if slices.ContainsFunc(r.problems, func(d diag.Diagnostic) bool { return d.Severity == diag.Error }) {
 		return nil, r.problems
 	}
 	paths := make([]string, 0, len(res.Sources))
@@ -74,7 +82,7 @@ func Run(in Input) (*Result, []diag.Diagnostic) {
 	for _, p := range paths {
 		in.Tree.WriteFile(p, res.Sources[p])
 	}
-	return res, nil
+	return res, r.problems
 }
 
 type run struct {
@@ -190,15 +198,20 @@ func (r *run) level(t typeDecl, file, pkgDir, version string) (int, bool) {
 		}
 	}
 	level, msg := allowed(d, version, exception)
-	if msg != "" {
-		line := t.fset.Position(t.spec.Pos()).Line
-		if levelLine != 0 {
-			line = levelLine
-		}
-		r.errorf(file, line, subject, "%s", msg)
-		return 0, false
+	if msg == "" {
+		return level, true
 	}
-	return level, true
+	line := t.fset.Position(t.spec.Pos()).Line
+	if levelLine != 0 {
+		line = levelLine
+	}
+	if d.level != 0 && !r.in.EnforceLevels {
+		// The type says its level; only our rule disagrees.
+		r.problems = append(r.problems, diag.Warningf(file, line, subject, "%s", msg))
+		return d.level, true
+	}
+	r.errorf(file, line, subject, "%s", msg)
+	return 0, false
 }
 
 // embedsTypeMeta reports whether ts is a struct with an embedded TypeMeta

@@ -204,8 +204,8 @@ func (l *List) Err() error {
 	return errors.Join(errs...)
 }
 
-// Demote turns every error into a warning. It serves modes such as
-// --strict-markers=false, where findings are reported but do not fail.
+// Demote turns every error into a warning. It serves checks a repository
+// has not opted in to, whose findings are reported but do not fail.
 func (l *List) Demote() {
 	l.mu.Lock()
 	defer l.mu.Unlock()

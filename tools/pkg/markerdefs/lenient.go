@@ -10,8 +10,8 @@ import (
 // do not have is dropped instead of failing the parse: controller-tools
 // would reject "+...FeatureGateAwareXValidation:featureGate=A,rule=..,foo=1"
 // and with it the whole package. Strict mode reports the dropped arguments
-// (UnknownArguments); with --strict-markers=false they are warnings and
-// the marker applies with the arguments it has. The arguments they do have
+// (UnknownArguments); unless the repository opted in to strict markers
+// they are warnings and the marker applies with the arguments it has. The arguments they do have
 // are parsed by controller-tools itself, through a definition of a
 // method-less copy of the type.
 type (

@@ -145,7 +145,7 @@ func (r *run) crd(vr *VersionResult, idx *pkgIndex, spec *ast.TypeSpec) *CRD {
 	ignoredAt := func(v markerValue, format string, args ...any) {
 		if r.strict {
 			f, l := r.position(v.Pos)
-			d := diag.Errorf(f, l, v.Text, format+" (with --strict-markers=false this is a warning)", args...)
+			d := diag.Errorf(f, l, v.Text, format+" (an error because the repository opted in to strict markers)", args...)
 			d.Strict = true // a strict baseline may accept it
 			r.problems.Add(d)
 		} else {

@@ -66,7 +66,8 @@
 // Universe.Fset). A generated schema path names the kind and the JSON
 // field names on the way down, which lead to those declarations.
 //
-// Strict mode's findings carry diag.Diagnostic.Strict: Options.Lenient
-// turns them into warnings, Options.AcceptStrict (a baseline) may accept
+// Strict mode's findings carry diag.Diagnostic.Strict: unless the run is
+// strict (Options.StrictMarkers, else the repository's choice) they are
+// warnings; Options.AcceptStrict (a baseline) may accept
 // them; the run settles them whenever a step checks for errors.
 package pipeline

@@ -7,12 +7,17 @@ import (
 	"go/token"
 	"io"
 	"maps"
+	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/kubeprogram"
+	"github.com/gatedcrd/gatedcrd/internal/kubetarget"
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/baseline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/compatlevel"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
@@ -55,9 +60,11 @@ type Options struct {
 	// unless absolute; usually DefaultPayloadDir ("" is BaseDir itself, as
 	// for codegen --manifest-merge:payload-manifest-path="").
 	PayloadDir string
-	// Lenient reports strict-mode findings (diag.Diagnostic.Strict) as
-	// warnings instead of errors (codegen --strict-markers=false).
-	Lenient bool
+	// StrictMarkers decides whether strict-mode findings
+	// (diag.Diagnostic.Strict) are errors (true) or warnings (false). nil
+	// leaves it to the repository (SPEC 9.1): strictMarkers of
+	// .gatedcrd.yaml, else on when a strict baseline file exists, else off.
+	StrictMarkers *bool
 	// AcceptStrict, when set, is asked about every strict-mode error; it
 	// returns true to accept the finding (a strict baseline), which drops
 	// it from Problems.
@@ -71,7 +78,8 @@ type Options struct {
 	Stages Stages
 	// KubeVersion is the Kubernetes release ("<major>.<minor>") whose API
 	// server validates the merged CRDs; by default kubeVersion of
-	// .gatedcrd.yaml, else the release this build links.
+	// .gatedcrd.yaml, else the release the base directory's go.mod
+	// builds against, else the release this build links (kubetarget).
 	KubeVersion string
 	// CELCosts lists the N most expensive CEL rules of each CRD in
 	// CRDValidation.Result.Costs (0: none).
@@ -109,9 +117,15 @@ type Run struct {
 	Stats Stats
 	// CRDValidation is set once the merged manifests were validated.
 	CRDValidation *CRDValidation
+	// KubeTarget is the Kubernetes release the run validates for and why,
+	// once discovery ran.
+	KubeTarget kubetarget.Choice
 
-	base    string // absolute BaseDir, once discovery ran
-	payload payloadOnce
+	base string // absolute BaseDir, once discovery ran
+	// strict is the resolved Options.StrictMarkers; settled says it was
+	// resolved (before that no strict finding is settled).
+	strict, settled bool
+	payload         payloadOnce
 	// pending is the package load discovery started, until Load takes it.
 	pending *goload.Pending
 }
@@ -150,7 +164,9 @@ func (r *Run) check(err error) error {
 	if err != nil {
 		r.Problems.AddError(err)
 	}
-	r.Problems.SettleStrict(!r.Options.Lenient, r.Options.AcceptStrict)
+	if r.settled {
+		r.Problems.SettleStrict(r.strict, r.Options.AcceptStrict)
+	}
 	if r.Problems.HasErrors() {
 		return fmt.Errorf("%w: %d error(s)", ErrInput, r.Problems.ErrorCount())
 	}
@@ -197,22 +213,81 @@ func (r *Run) Discover() (*Discovered, error) {
 	d := &Discovered{Run: r, Result: res}
 	if err == nil {
 		r.base = res.BaseDir
-		if r.Options.OnDiscovered != nil {
-			err = r.Options.OnDiscovered(d)
-		}
+		err = d.configure()
+	}
+	var kv *KubeVersionError
+	if errors.As(err, &kv) {
+		r.cancelLoad()
+		return nil, err
+	}
+	if err == nil && r.Options.OnDiscovered != nil {
+		err = r.Options.OnDiscovered(d)
 	}
 	if err := r.check(err); err != nil {
 		r.cancelLoad()
 		return nil, err
 	}
-	cfg, err := repoconfig.Load(res.BaseDir)
-	if err := r.check(err); err != nil {
-		r.cancelLoad()
-		return nil, err
-	}
-	d.Config = cfg
 	return d, nil
 }
+
+// configure reads the repository configuration and settles what it
+// decides for the run: strictness and the Kubernetes release. Until then
+// strict findings stay unsettled.
+func (d *Discovered) configure() error {
+	r := d.Run
+	cfg, err := repoconfig.Load(d.BaseDir)
+	d.Config = cfg
+	r.strict, r.settled = d.strictMarkers(), true
+	if err != nil {
+		return err
+	}
+	r.KubeTarget, err = kubetarget.Choose("--kube-version", r.Options.KubeVersion, cfg, d.BaseDir, crdvalidate.LinkedKubeVersion)
+	if err != nil {
+		return &KubeVersionError{Msg: err.Error()}
+	}
+	// A chosen release must be one we can validate for; an inferred one
+	// that is not only gets a warning when the validation runs.
+	if t := r.KubeTarget; t.Explicit && t.Minor != crdvalidate.LinkedKubeVersion {
+		if _, err := kubeprogram.Lookup(t.Minor); err != nil {
+			if r.Options.KubeVersion != "" {
+				return &KubeVersionError{Msg: fmt.Sprintf("--kube-version: %v", err)}
+			}
+			return diag.Errorf(cfg.File, cfg.KubeVersion.Line, "kubeVersion", "%v", err)
+		}
+	}
+	return nil
+}
+
+// strictMarkers resolves Options.StrictMarkers: the option, else the
+// configuration, else whether the tree has a strict baseline.
+func (d *Discovered) strictMarkers() bool {
+	return resolveStrict(d.Run.Options.StrictMarkers, d.Config, d.BaseDir)
+}
+
+// ResolveStrict decides strictness as a run does (Options.StrictMarkers)
+// for a command that reads the configuration itself: option, else
+// strictMarkers of .gatedcrd.yaml at baseDir (an unreadable file counts
+// as absent here; the run that reads it reports it), else whether a strict
+// baseline exists.
+func ResolveStrict(option *bool, baseDir string) bool {
+	cfg, _ := repoconfig.Load(baseDir)
+	return resolveStrict(option, cfg, baseDir)
+}
+
+func resolveStrict(option *bool, cfg repoconfig.Config, baseDir string) bool {
+	if option != nil {
+		return *option
+	}
+	if cfg.StrictMarkers != nil {
+		return *cfg.StrictMarkers
+	}
+	_, err := os.Stat(filepath.Join(baseDir, baseline.FileName))
+	return err == nil
+}
+
+// Strict reports whether strict-mode findings are errors in this run
+// (Options.StrictMarkers resolved), once discovery ran.
+func (r *Run) Strict() bool { return r.strict }
 
 // startLoad starts the package load as soon as discovery knows the
 // selected group-versions, when a selected stage needs Go types: the go
@@ -289,7 +364,7 @@ func (l *Loaded) load() error {
 	d, r := l.Discovered, l.Run
 	if d.Config.Compatibility.Enabled {
 		r.timed("compatibility", func() error {
-			res, problems := compatlevel.Run(compatlevel.Input{Discovery: d.Result, Tree: r.Tree, Config: d.Config.Compatibility,
+			res, problems := compatlevel.Run(compatlevel.Input{Discovery: d.Result, Tree: r.Tree, Config: d.Config.Compatibility, EnforceLevels: d.Config.Compatibility.Configured(),
 				ConfigFile: d.Config.File, Partial: len(r.Options.GroupVersions) > 0})
 			r.Problems.Add(problems...)
 			if res != nil {
@@ -336,8 +411,8 @@ type Checked struct {
 
 // CheckMarkers runs strict mode over the loaded packages: marker lines no
 // stage understands, misspelled arguments, unknown FeatureGate names (when
-// the payload directory can be read). With Options.Lenient the findings
-// are warnings.
+// the payload directory can be read). Unless the run is strict (Strict)
+// the findings are warnings.
 func (l *Loaded) CheckMarkers() (*Checked, error) {
 	r := l.Run
 	if l.Universe == nil {
@@ -385,7 +460,7 @@ func (c *Checked) PartialManifests() (*Partials, error) {
 	err := r.stage(PartialSchemas, "empty-partial-schemas", func() error {
 		c.checkTypes()
 		res, err := partialschemas.Run(partialschemas.Input{Discovery: c.Result, Universe: c.Universe, Tree: r.Tree, Problems: r.Problems,
-			Strict: !r.Options.Lenient, Prefetch: c.existing})
+			Strict: r.strict, Prefetch: c.existing})
 		// Run waited for the reading and took what it needs: the files
 		// read and parsed (old schemas and all, 17 MB of objects on
 		// openshift/api) would otherwise stay live for the whole run.
@@ -587,15 +662,11 @@ func (m *Merged) Validate() (*Validated, error) {
 			return p.Filename, p.Line
 		}
 	}
-	r.Problems.Add(requiredannotations.Check(in)...)
+	r.Problems.Add(optIn(m.Config.RequiredAnnotations.Configured(), requiredannotations.Check(in))...)
 	if err := r.check(nil); err != nil {
 		return nil, err
 	}
 	err := r.timed("crd-validation", m.validateCRDs)
-	var kv *KubeVersionError
-	if errors.As(err, &kv) {
-		return nil, err
-	}
 	if err := r.check(err); err != nil {
 		return nil, err
 	}

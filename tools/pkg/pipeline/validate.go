@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/gatedcrd/gatedcrd/internal/kubeprogram"
-	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
+	"github.com/gatedcrd/gatedcrd/internal/kubetarget"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 )
@@ -21,58 +21,41 @@ type CRDValidation struct {
 	Duration    time.Duration
 }
 
-// KubeVersionError is returned when Options.KubeVersion is malformed or
-// names an unsupported release: a usage error, not bad input.
+// KubeVersionError is returned when Options.KubeVersion is malformed: a
+// usage error, not bad input.
 type KubeVersionError struct{ Msg string }
 
 func (e *KubeVersionError) Error() string { return "kube version: " + e.Msg }
 
-// kubeVersion returns the Kubernetes release to validate for:
-// Options.KubeVersion, else kubeVersion of the repository configuration,
-// else the linked one. explicit says whether the options chose it.
-func (m *Merged) kubeVersion() (version string, explicit bool, err error) {
-	if v := m.Run.Options.KubeVersion; v != "" {
-		kv, err := repoconfig.ParseKubeVersion(v)
-		if err != nil {
-			return "", true, &KubeVersionError{Msg: err.Error()}
-		}
-		return kv.String(), true, nil
-	}
-	if m.Config.KubeVersion.IsSet() {
-		return m.Config.KubeVersion.String(), false, nil
-	}
-	return crdvalidate.LinkedKubeVersion, false, nil
-}
-
 // validateCRDs validates every merged manifest as the targeted API server
-// would (crdvalidate). Findings are errors at the Go marker behind them.
+// would (crdvalidate). Findings are at the Go marker behind them: errors
+// when the release was chosen (Run.KubeTarget.Explicit), warnings when it
+// was inferred, and so is a release whose validation cannot run.
 func (m *Merged) validateCRDs() error {
 	r := m.Run
-	version, explicit, err := m.kubeVersion()
-	if err != nil {
-		return err
-	}
+	target := r.KubeTarget
 	base := m.Discovered.BaseDir
 	var server crdvalidate.Server
-	if version != crdvalidate.LinkedKubeVersion {
-		v, err := kubeprogram.Lookup(version)
-		if err != nil {
-			if explicit {
-				return &KubeVersionError{Msg: err.Error()}
-			}
-			r.Problems.Add(diag.Warningf(filepath.Join(base, repoconfig.FileName), 0, "kubeVersion", "%v; the generated CRDs were not validated", err))
-			return nil
-		}
+	if target.Minor != crdvalidate.LinkedKubeVersion {
 		// Another release's code runs as its own program, built on first
 		// use into the cache shared with the API test suites.
-		program, err := crdvalidate.StartProgram(context.Background(), v, kubeprogram.BuildOptions{Progress: r.Options.Progress})
+		program, err := m.startProgram(target)
 		if err != nil {
-			return err
+			if target.Explicit {
+				return err
+			}
+			r.Problems.Add(diag.Warningf(base, 0, "", "Kubernetes %s: %v; the generated CRDs were not validated", target, err))
+			return nil
 		}
 		defer program.Close()
 		server = program
 	}
-	in := crdvalidate.Input{Tree: r.Tree, BaseDir: base, Problems: r.Problems, CostTop: r.Options.CELCosts, Server: server}
+	found := r.Problems
+	if !target.Explicit {
+		found = &diag.List{}
+		defer func() { r.Problems.Add(optIn(false, found.Items())...) }()
+	}
+	in := crdvalidate.Input{Tree: r.Tree, BaseDir: base, Problems: found, CostTop: r.Options.CELCosts, Server: server}
 	if m.Universe != nil {
 		packages := map[string]string{}
 		for _, v := range m.Versions() {
@@ -94,6 +77,30 @@ func (m *Merged) validateCRDs() error {
 	if err != nil {
 		return err
 	}
-	r.CRDValidation = &CRDValidation{KubeVersion: version, Result: res, Duration: time.Since(start)}
+	r.CRDValidation = &CRDValidation{KubeVersion: target.Minor, Result: res, Duration: time.Since(start)}
 	return nil
+}
+
+// startProgram starts the validation program of a release other than the
+// linked one.
+func (m *Merged) startProgram(target kubetarget.Choice) (*crdvalidate.Program, error) {
+	v, err := kubeprogram.Lookup(target.Minor)
+	if err != nil {
+		return nil, err
+	}
+	return crdvalidate.StartProgram(context.Background(), v, kubeprogram.BuildOptions{Progress: m.Run.Options.Progress})
+}
+
+// optIn returns the findings of a check beyond the reference's: as they
+// are when the repository opted in to it, else as warnings (SPEC 9.1).
+func optIn(optedIn bool, found []diag.Diagnostic) []diag.Diagnostic {
+	if optedIn {
+		return found
+	}
+	out := make([]diag.Diagnostic, len(found))
+	for i, d := range found {
+		d.Severity = diag.Warning
+		out[i] = d
+	}
+	return out
 }

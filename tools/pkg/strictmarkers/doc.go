@@ -17,6 +17,8 @@
 //     list, with the closest known gates;
 //   - uses the legacy FeatureSet markers, which gatedcrd does not implement.
 //
-// Findings are errors; callers that migrate a large tree demote them to
-// warnings (codegen --strict-markers=false).
+// Findings are errors that the caller marks strict: a run keeps them errors
+// only when the repository opted in to strict markers (a flag, the
+// configuration or a strict baseline), and reports them as warnings
+// otherwise (SPEC 9.1).
 package strictmarkers
