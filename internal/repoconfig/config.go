@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/gatedcrd/gatedcrd/features/payload"
 )
 
 // FileName is the repository configuration file, in the base directory.
@@ -49,20 +51,11 @@ type Config struct {
 	StrictMarkers *bool
 
 	// ReferenceEra names the era of the reference whose output the tree
-	// holds (one of ReferenceEras); "" detects it from the payload
-	// FeatureGate directory.
-	ReferenceEra string
+	// holds and whose rules generation follows (payload.Eras, README:
+	// "Which era a tree is in"); "" detects it from the payload FeatureGate
+	// directory.
+	ReferenceEra payload.Era
 }
-
-// ReferenceEras are the eras of the reference a tree can be generated in,
-// named by the month their rules took effect (README: "Which era a tree is
-// in"):
-//   - "2026-01": payload manifests without major versions, one file per
-//     feature set, x-kubernetes-validations merged by rule;
-//   - "2026-02": major versions, x-kubernetes-validations still merged by
-//     rule (the reference until 2026-03-18);
-//   - "2026-03": major versions, x-kubernetes-validations atomic (today).
-var ReferenceEras = []string{"2026-01", "2026-02", "2026-03"}
 
 // FeatureGateDocs is the featureGateDocs section: crd-manifests writes one
 // page per FeatureGate into Directory (what the gate controls, where it is

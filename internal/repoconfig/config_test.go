@@ -126,7 +126,7 @@ func TestParseErrors(t *testing.T) {
 		{"gate docs unknown key", "featureGateDocs:\n  dir: docs\n", `c.yaml:2: featureGateDocs.dir: unknown key; featureGateDocs accepts directory`},
 		{"root not a mapping", "- a\n", `c.yaml:1: must be a mapping of keys (compatibility, enumFromConstants, featureGateDocs, kubeVersion, payloadCRDs, referenceEra, requiredAnnotations, strictMarkers) to values`},
 		{"strict markers not a bool", "strictMarkers: on please\n", `c.yaml:1: strictMarkers: must be true or false`},
-		{"unknown era", "referenceEra: \"2025-12\"\n", `c.yaml:1: referenceEra: "2025-12" is not an era of the reference; write one of 2026-01, 2026-02, 2026-03`},
+		{"unknown era", "referenceEra: \"2025-12\"\n", `c.yaml:1: referenceEra: unknown era "2025-12" of the reference generator; known eras are 2025-09, 2026-01, 2026-02, 2026-03`},
 		{"invalid yaml", "kubeVersion: \"1.32\"\npayloadCRDs: [\n", `c.yaml:2: invalid YAML: did not find expected node content`},
 	}
 	for _, c := range cases {

@@ -3,11 +3,12 @@ package repoconfig
 import (
 	"fmt"
 	"path"
-	"slices"
 	"sort"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/gatedcrd/gatedcrd/features/payload"
 )
 
 // sections maps each top-level key to the function that reads its value
@@ -61,11 +62,12 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 		if !ok {
 			return
 		}
-		if !slices.Contains(ReferenceEras, s) {
-			p.errorf(val.Line, "referenceEra", "%q is not an era of the reference; write one of %s", s, strings.Join(ReferenceEras, ", "))
+		era, err := payload.ParseEra(s)
+		if err != nil {
+			p.errorf(val.Line, "referenceEra", "%v", err)
 			return
 		}
-		cfg.ReferenceEra = s
+		cfg.ReferenceEra = era
 	},
 	"enumFromConstants": func(p *parser, cfg *Config, key, val *yaml.Node) {
 		cfg.EnumFromConstants = p.boolean("enumFromConstants", val)

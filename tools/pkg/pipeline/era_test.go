@@ -131,3 +131,24 @@ func TestOptionsEra(t *testing.T) {
 		}
 	})
 }
+
+// TestConfiguredEra: referenceEra of .gatedcrd.yaml picks the era when
+// the options do not; the options win over it.
+func TestConfiguredEra(t *testing.T) {
+	dir := testtree.Copy(t, "../../internal/corpus/testdata/base")
+	testtree.Add(t, dir, map[string]string{".gatedcrd.yaml": "referenceEra: \"2026-02\"\n"})
+	r := pipeline.New(pipeline.Options{BaseDir: dir, PayloadDir: pipeline.DefaultPayloadDir})
+	if _, err := r.Generate(); err != nil {
+		t.Fatalf("%v\n%v", err, r.Problems.Err())
+	}
+	if d, _ := r.Payload(); d.Era != payload.Era202602 {
+		t.Errorf("configured 2026-02: payload read as era %s", d.Era)
+	}
+	r = pipeline.New(pipeline.Options{BaseDir: dir, PayloadDir: pipeline.DefaultPayloadDir, Era: payload.Era202603})
+	if _, err := r.Generate(); err != nil {
+		t.Fatalf("%v\n%v", err, r.Problems.Err())
+	}
+	if d, _ := r.Payload(); d.Era != payload.Era202603 {
+		t.Errorf("option 2026-03 over configured 2026-02: payload read as era %s", d.Era)
+	}
+}

@@ -18,11 +18,16 @@ type payloadOnce struct {
 }
 
 // Payload reads the payload FeatureGate directory once per run, in the
-// format of Options.Era (detected from the files when empty): strict mode
+// format of the run's era (Options.Era, else referenceEra of the
+// repository configuration, else detected from the files): strict mode
 // (for gate names) and the merge share the result.
 func (r *Run) Payload() (*payload.Directory, error) {
 	if !r.payload.read {
-		r.payload.dir, r.payload.err = payload.ReadDirEra(r.PayloadDir(), r.Options.Era)
+		era := r.Options.Era
+		if era == "" {
+			era = r.configuredEra
+		}
+		r.payload.dir, r.payload.err = payload.ReadDirEra(r.PayloadDir(), era)
 		r.payload.read = true
 	}
 	return r.payload.dir, r.payload.err

@@ -125,6 +125,8 @@ type Run struct {
 	// strict is the resolved Options.StrictMarkers; settled says it was
 	// resolved (before that no strict finding is settled).
 	strict, settled bool
+	// configuredEra is referenceEra of the repository configuration.
+	configuredEra payload.Era
 	payload         payloadOnce
 	// pending is the package load discovery started, until Load takes it.
 	pending *goload.Pending
@@ -238,6 +240,7 @@ func (d *Discovered) configure() error {
 	cfg, err := repoconfig.Load(d.BaseDir)
 	d.Config = cfg
 	r.strict, r.settled = d.strictMarkers(), true
+	r.configuredEra = cfg.ReferenceEra
 	if err != nil {
 		return err
 	}
