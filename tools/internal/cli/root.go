@@ -33,6 +33,9 @@ type options struct {
 	// writeBaseline is set by strict-baseline: strict findings are
 	// collected into the baseline file instead of failing the run.
 	writeBaseline bool
+	// afterBaseline, when set, is given the run and the number of strict
+	// findings once the baseline is written (codegen init).
+	afterBaseline func(r *pipeline.Run, strictFindings int) error
 }
 
 // payloadFlag names the payload FeatureGate directory, as the reference's
@@ -80,7 +83,7 @@ without the switch +enum is ignored, as by the reference generator).`,
 	pf.StringVar(&opts.kubeVersion, "kube-version", "", "Kubernetes release (<major>.<minor>) whose API server validates the generated CRDs; its findings are errors (default: kubeVersion of .gatedcrd.yaml, also errors; else inferred from the go.mod governing --base-dir, else the release this build links, whose findings are warnings)")
 	pf.IntVar(&opts.celCosts, "cel-costs", 0, "list the N most expensive CEL rules of each CRD with their share of the API server's cost budgets (--cel-costs alone: 5)")
 	pf.Lookup("cel-costs").NoOptDefVal = "5"
-	pf.StringVar(&opts.payloadDir, payloadFlag, pipeline.DefaultPayloadDir, "directory of payload FeatureGate manifests read by the merge stage; a given path is relative to the working directory, as with the reference (default: "+pipeline.DefaultPayloadDir+" below --base-dir)")
+	pf.StringVar(&opts.payloadDir, payloadFlag, pipeline.DefaultPayloadDir, "directory of payload FeatureGate manifests read by the merge stage; a given path is relative to the working directory, as with the reference, the default one to --base-dir")
 
 	klogFlags := goflag.NewFlagSet("klog", goflag.ContinueOnError)
 	klog.InitFlags(klogFlags)
@@ -96,6 +99,7 @@ without the switch +enum is ignored, as by the reference generator).`,
 		payloadCRDsCommand(opts),
 		compatibilityCommand(opts),
 		strictBaselineCommand(opts),
+		initCommand(opts),
 		openAPIV3Command(opts),
 		compatCommand(opts),
 	)

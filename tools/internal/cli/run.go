@@ -61,7 +61,13 @@ func run(opts *options, stages pipeline.Stages) error {
 	klog.V(1).Infof("codegen: %s", r.Stats.Counts())
 	if opts.writeBaseline {
 		printWarnings(opts, r)
-		return bl.write()
+		if err := bl.write(); err != nil {
+			return err
+		}
+		if opts.afterBaseline != nil {
+			return opts.afterBaseline(r, len(bl.findings))
+		}
+		return nil
 	}
 	bl.report(r.Problems, stages)
 	printWarnings(opts, r)

@@ -42,9 +42,9 @@ func (r *Run) payloadProblems(err error) []diag.Diagnostic {
 	dir := r.PayloadDir()
 	switch info, statErr := os.Stat(dir); {
 	case statErr != nil:
-		return []diag.Diagnostic{diag.Errorf(dir, 0, "", "the payload FeatureGate directory does not exist (set it with --manifest-merge:payload-manifest-path, relative to --base-dir)")}
+		return []diag.Diagnostic{diag.Errorf(dir, 0, "", "the payload FeatureGate directory does not exist")}
 	case !info.IsDir():
-		return []diag.Diagnostic{diag.Errorf(dir, 0, "", "is a file, not the payload FeatureGate directory (--manifest-merge:payload-manifest-path)")}
+		return []diag.Diagnostic{diag.Errorf(dir, 0, "", "is a file, not the payload FeatureGate directory")}
 	}
 	// ReadDir wraps what it found in "payload directory <dir>: ".
 	if inner := errors.Unwrap(err); inner != nil && strings.HasPrefix(err.Error(), "payload directory ") {

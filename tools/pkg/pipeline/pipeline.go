@@ -120,6 +120,10 @@ type Run struct {
 	// KubeTarget is the Kubernetes release the run validates for and why,
 	// once discovery ran.
 	KubeTarget kubetarget.Choice
+	// NotOptedIn counts, per check (CheckKubeVersion, ...), the findings
+	// that were warnings only because the repository has not opted in to
+	// the check: what opting in would turn into errors today.
+	NotOptedIn map[string]int
 
 	base string // absolute BaseDir, once discovery ran
 	// strict is the resolved Options.StrictMarkers; settled says it was
@@ -127,7 +131,7 @@ type Run struct {
 	strict, settled bool
 	// configuredEra is referenceEra of the repository configuration.
 	configuredEra payload.Era
-	payload         payloadOnce
+	payload       payloadOnce
 	// pending is the package load discovery started, until Load takes it.
 	pending *goload.Pending
 }
@@ -665,7 +669,7 @@ func (m *Merged) Validate() (*Validated, error) {
 			return p.Filename, p.Line
 		}
 	}
-	r.Problems.Add(optIn(m.Config.RequiredAnnotations.Configured(), requiredannotations.Check(in))...)
+	r.Problems.Add(r.optIn(CheckRequiredAnnotations, m.Config.RequiredAnnotations.Configured(), requiredannotations.Check(in))...)
 	if err := r.check(nil); err != nil {
 		return nil, err
 	}

@@ -53,7 +53,7 @@ func (m *Merged) validateCRDs() error {
 	found := r.Problems
 	if !target.Explicit {
 		found = &diag.List{}
-		defer func() { r.Problems.Add(optIn(false, found.Items())...) }()
+		defer func() { r.Problems.Add(r.optIn(CheckKubeVersion, false, found.Items())...) }()
 	}
 	in := crdvalidate.Input{Tree: r.Tree, BaseDir: base, Problems: found, CostTop: r.Options.CELCosts, Server: server}
 	if m.Universe != nil {
@@ -91,12 +91,24 @@ func (m *Merged) startProgram(target kubetarget.Choice) (*crdvalidate.Program, e
 	return crdvalidate.StartProgram(context.Background(), v, kubeprogram.BuildOptions{Progress: m.Run.Options.Progress})
 }
 
+// Checks beyond the reference's that a repository opts in to with a key
+// of .gatedcrd.yaml, named by that key (Run.NotOptedIn).
+const (
+	CheckKubeVersion         = "kubeVersion"
+	CheckRequiredAnnotations = "requiredAnnotations"
+)
+
 // optIn returns the findings of a check beyond the reference's: as they
-// are when the repository opted in to it, else as warnings (SPEC 9.1).
-func optIn(optedIn bool, found []diag.Diagnostic) []diag.Diagnostic {
+// are when the repository opted in to it, else as warnings (SPEC 9.1),
+// counted in Run.NotOptedIn.
+func (r *Run) optIn(check string, optedIn bool, found []diag.Diagnostic) []diag.Diagnostic {
 	if optedIn {
 		return found
 	}
+	if r.NotOptedIn == nil {
+		r.NotOptedIn = map[string]int{}
+	}
+	r.NotOptedIn[check] += len(found)
 	out := make([]diag.Diagnostic, len(found))
 	for i, d := range found {
 		d.Severity = diag.Warning
