@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the repository housekeeping commands on a real API tree, fetched from
+# Runs the repository housekeeping commands on a real API tree OPTED IN to
+# our checks (the zero-configuration runs are hack/dropin.sh), fetched from
 # the module proxy at test time, with the configuration we wrote for it
 # (hack/conformance/openshift-api.gatedcrd.yaml):
 #

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Conformance on a real API tree: a released version of openshift/api,
-# fetched as a Go module through the module proxy (test input only, nothing
-# of it is ever committed here). Three runs, each of which must pass:
+# Conformance of a real API tree OPTED IN to gatedcrd's own checks (the
+# zero-configuration runs are hack/dropin.sh): a released version of
+# openshift/api, fetched as a Go module through the module proxy (test
+# input only, nothing of it is ever committed here), given the
+# .gatedcrd.yaml hack/real-tree.sh writes (kubeVersion 1.32, so CRD
+# validation findings are errors). Three runs, each of which must pass:
 #
 #  1. regenerate: delete every generated CRD file of a copy (each
 #     zz_generated.featuregated-crd-manifests/ directory, each

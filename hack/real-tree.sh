@@ -4,9 +4,10 @@
 #
 # Usage:
 #   hack/real-tree.sh fetch MODULE@VERSION DEST
-#       copy the module into DEST (hack/fetch-real-tree.sh) and write the
-#       .gatedcrd.yaml the tree needs: its CRDs target Kubernetes 1.32, not
-#       the release codegen links, so they are validated as 1.32 does;
+#       copy the module into DEST (hack/fetch-real-tree.sh) and opt it in
+#       to CRD validation errors with a .gatedcrd.yaml: its CRDs target
+#       Kubernetes 1.32 (the release its CI runs on), so they are validated
+#       as 1.32 does (the drop-in test, hack/dropin.sh, adds nothing);
 #   hack/real-tree.sh list-generated DIR
 #       print the generated CRD files below DIR, relative, sorted: each
 #       zz_generated.featuregated-crd-manifests/ directory's files, each
