@@ -10,6 +10,7 @@ import (
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/gatedcrd/gatedcrd/internal/workers"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate/admission"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 )
@@ -50,7 +51,7 @@ func (in Input) checkDistinct(files []toCheck) ([]checked, int) {
 		}
 		first[i] = j
 	}
-	parallel(len(distinct), func(n int) {
+	workers.Each(len(distinct), func(n int) {
 		i := distinct[n]
 		data, err := files[i].content()
 		if err != nil {

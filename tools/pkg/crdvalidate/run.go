@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate/admission"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
@@ -204,26 +202,6 @@ func (in Input) check(c *checked, data, previous []byte) {
 	if out.Error != "" {
 		c.err = errors.New(out.Error)
 	}
-}
-
-// parallel runs fn(0..n-1) on up to GOMAXPROCS goroutines.
-func parallel(n int, fn func(i int)) {
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }
 
 // group is one distinct finding and where it occurs.

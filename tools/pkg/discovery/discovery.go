@@ -9,15 +9,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"golang.org/x/mod/modfile"
 
+	"github.com/gatedcrd/gatedcrd/internal/workers"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 )
 
@@ -234,20 +232,11 @@ func parsePackages(dirs []string, modDir, modPath string, fset *token.FileSet, p
 		err      error
 	}
 	results := make([]result, len(dirs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(dirs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < len(dirs); i = int(next.Add(1)) - 1 {
-				r := &results[i]
-				r.problems = &diag.List{}
-				r.v, r.err = parsePackage(dirs[i], modDir, modPath, fset, r.problems)
-			}
-		}()
-	}
-	wg.Wait()
+	workers.Each(len(dirs), func(i int) {
+		r := &results[i]
+		r.problems = &diag.List{}
+		r.v, r.err = parsePackage(dirs[i], modDir, modPath, fset, r.problems)
+	})
 	var versions []*Version
 	for _, r := range results {
 		problems.Add(r.problems.Items()...)

@@ -12,10 +12,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 
+	"github.com/gatedcrd/gatedcrd/internal/workers"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/genfiles"
 )
@@ -220,21 +219,14 @@ func reportSyntax(name string, err error, problems *diag.List) {
 // the first failing file in directory order. It returns false on an error.
 func parseAll(files []*goFile, want func(*goFile) bool, fset *token.FileSet, problems *diag.List) bool {
 	errs := make([]*diag.List, len(files))
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for i, gf := range files {
+	workers.Each(len(files), func(i int) {
+		gf := files[i]
 		if gf.syntax != nil || (want != nil && !want(gf)) {
-			continue
+			return
 		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			errs[i] = &diag.List{}
-			parseWhole(gf, fset, errs[i])
-		}()
-	}
-	wg.Wait()
+		errs[i] = &diag.List{}
+		parseWhole(gf, fset, errs[i])
+	})
 	for _, e := range errs {
 		if e != nil && e.HasErrors() {
 			problems.Add(e.Items()...)

@@ -3,10 +3,10 @@ package goload
 import (
 	"os"
 	"slices"
-	"sync"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
+	"github.com/gatedcrd/gatedcrd/internal/workers"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/genfiles"
 )
 
@@ -30,20 +30,17 @@ func leaveOutInert(roots []*loader.Package, overlay map[string][]byte) {
 			}
 		}
 	})
-	var wg sync.WaitGroup
-	for _, c := range cands {
-		wg.Go(func() {
-			src, ok := overlay[c.name]
-			if !ok {
-				var err error
-				if src, err = os.ReadFile(c.name); err != nil {
-					return // parsing it reports the error
-				}
+	workers.Each(len(cands), func(i int) {
+		c := cands[i]
+		src, ok := overlay[c.name]
+		if !ok {
+			var err error
+			if src, err = os.ReadFile(c.name); err != nil {
+				return // parsing it reports the error
 			}
-			c.inert = genfiles.Unneeded(c.name, src)
-		})
-	}
-	wg.Wait()
+		}
+		c.inert = genfiles.Unneeded(c.name, src)
+	})
 	inert := map[*loader.Package]map[string]bool{}
 	for _, c := range cands {
 		if c.inert {

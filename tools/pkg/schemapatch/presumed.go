@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path/filepath"
 
+	"github.com/gatedcrd/gatedcrd/internal/workers"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
@@ -85,7 +86,7 @@ func (r *Result) Settle(baseDir string, problems *diag.List, stage3 func(path st
 	}
 	r.Presumed = nil
 	found := make([][]diag.Diagnostic, len(checks))
-	parallel(len(checks), func(i int) {
+	workers.Each(len(checks), func(i int) {
 		c := checks[i]
 		rel := tree.Rel(baseDir, c.file.Path)
 		m, ds := readManifest(rel, manifest.ParseFile(c.file.Path, c.file.Data), nil)

@@ -6,17 +6,15 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
+	"github.com/gatedcrd/gatedcrd/internal/workers"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
@@ -281,7 +279,7 @@ func (s *stage) readManifests(paths []string, versionDirs map[string]bool) func(
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		parallel(len(paths), func(i int) {
+		workers.Each(len(paths), func(i int) {
 			rel := s.sink.rel(paths[i])
 			data, err := s.in.Tree.ReadFile(paths[i])
 			if err != nil {
@@ -574,7 +572,7 @@ func (s *stage) write(gens []*generation) {
 	for _, g := range gens {
 		g.settle()
 	}
-	parallel(len(s.manifests), render)
+	workers.Each(len(s.manifests), render)
 
 	for i, m := range s.manifests {
 		o := outs[i]
@@ -593,30 +591,6 @@ func (s *stage) write(gens []*generation) {
 			s.res.Files = append(s.res.Files, &manifest.File{Path: m.path, Data: o.data, Object: o.obj})
 		}
 	}
-}
-
-// parallel calls fn(0..n-1) from GOMAXPROCS goroutines and waits.
-func parallel(n int, fn func(i int)) {
-	workers := runtime.GOMAXPROCS(0)
-	if workers > n {
-		workers = n
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // withSchemas returns a CRD manifest with schemas (by version name)
