@@ -36,9 +36,15 @@ func (c *Changes) Stale() bool { return len(c.List) > 0 }
 // of each changed file: what --verify prints.
 func (c *Changes) Describe() string { return tree.Describe(c.List, c.Run.base) }
 
-// Write commits the changes atomically (see tree.Tree.Commit).
+// Write commits the changes atomically (see tree.Tree.Commit), holding
+// the tree's write lock (WriteLock) while it does.
 func (c *Changes) Write() error {
 	start := time.Now()
+	release, err := c.Run.lockForWrite()
+	if err != nil {
+		return err
+	}
+	defer release()
 	if _, err := c.Run.Tree.Commit(); err != nil {
 		return err
 	}
