@@ -96,6 +96,15 @@ type Options struct {
 	// payload.Eras); empty detects it from the payload files: 2026-01
 	// when none carries major versions, 2026-03 when all do.
 	Era payload.Era
+	// WriteLock, when set, is the tree's write lock (LockWrites), held by
+	// the caller for the whole run, as codegen watch does for a cycle;
+	// Changes.Write then does not take it again. Otherwise Changes.Write
+	// takes it while it commits.
+	WriteLock *WriteLock
+	// OnLoaded, when set, is called once the Go packages are loaded, with
+	// the loaded universe (nil when no selected stage reads Go): codegen
+	// watch learns there which directories the run read.
+	OnLoaded func(*Loaded)
 }
 
 // ErrInput is returned (wrapped) by a step that found errors in the input:
@@ -354,6 +363,9 @@ func (d *Discovered) Load() (*Loaded, error) {
 	if err := l.load(); err != nil {
 		l.stopReading()
 		return nil, err
+	}
+	if r.Options.OnLoaded != nil {
+		r.Options.OnLoaded(l)
 	}
 	return l, nil
 }
