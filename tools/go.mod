@@ -97,6 +97,7 @@ require (
 tool sigs.k8s.io/controller-tools/cmd/controller-gen
 
 require (
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/gatedcrd/gatedcrd v0.0.0-00010101000000-000000000000
 	github.com/google/pprof v0.0.0-20260402051712-545e8a4df936
 	github.com/spf13/cobra v1.10.2

@@ -1,0 +1,40 @@
+// Package watch is codegen watch: it keeps the CRD generation of one tree
+// running in a warm process next to an editor, and after every save
+// regenerates and writes what changed.
+//
+// A Watcher runs a full pipeline run first (a cycle), then waits for
+// changes to its inputs: the Go files of the packages the last load read
+// that lie in the tree's module (and any new Go package below the base
+// directory that declares a GroupVersion), manual-override-crd-manifests,
+// the payload FeatureGate directory, .gatedcrd.yaml, .codegen.yaml, the
+// strict baseline, go.mod and go.sum. It watches directories, not files,
+// because editors save by writing a new file and renaming it over the old
+// one, and it waits until the events of a save have stopped for a moment
+// (Options.Debounce) before it runs the next cycle. A file whose content
+// is what the watcher saw last, or what its own last write put there (the
+// compatibility lines of .gatedcrd.yaml edit Go files), starts no cycle.
+//
+// Every cycle is a pipeline run of its own (pipeline.New ... Generate,
+// then Changes.Write), so it produces exactly what a one-shot codegen
+// crd-manifests run produces from the same sources. A cycle with errors
+// writes nothing: the files of the last good cycle stay, and the next
+// good save recovers. Each cycle holds the tree's write lock
+// (pipeline.LockWrites) from the start of its generation to the end of
+// its write, so a one-shot run that writes waits for it.
+//
+// What is incremental: when every changed file is a Go file of a package
+// the last load read, or an override of one group-version, the cycle
+// regenerates only the group-versions whose roots import (transitively)
+// a changed package, or own the override: a run restricted with
+// pipeline.Options.GroupVersions, as --api-group-versions restricts a
+// one-shot run. That restriction is exact for the files of those
+// group-versions and leaves the others as they are, which is what a
+// full run would write for them, because nothing they read changed. It
+// is not taken when the output of a group-version may depend on packages
+// other roots load (enumFromConstants), when per-gate pages cover every
+// group-version (featureGateDocs), after a failed cycle, or for any other
+// input; a restricted cycle that fails runs again in full, so its errors
+// are a full run's. What is not incremental: each cycle lists the
+// selected packages with the go command again and parses and type-checks
+// them again; see docs/watch.md.
+package watch

@@ -1,0 +1,573 @@
+package watch
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
+)
+
+// DefaultDebounce is how long the events of one save must have stopped
+// before a cycle starts: editors save by several writes, or by writing a
+// new file and renaming it over the old one, within a few milliseconds.
+const DefaultDebounce = 75 * time.Millisecond
+
+// Options configure a Watcher.
+type Options struct {
+	// NewRun returns the pipeline run of one cycle, with the options of a
+	// one-shot crd-manifests run (pipeline.New). The watcher sets its
+	// WriteLock and OnLoaded and restricts GroupVersions for an
+	// incremental cycle; it must run every stage.
+	NewRun func() *pipeline.Run
+	// BeforeReport, when set, is called after a cycle's generation,
+	// before its problems are printed (codegen adds the strict baseline's
+	// report there).
+	BeforeReport func(*pipeline.Run)
+	// Debounce is DefaultDebounce when zero.
+	Debounce time.Duration
+	// Out receives one line per cycle and the cycle's problems, as a
+	// one-shot run prints them ("warning: file:line: ...").
+	Out io.Writer
+	// Quiet prints only errors and the cycle lines.
+	Quiet bool
+	// Full makes every cycle a full run (no group-version restriction).
+	Full bool
+	// OnCycle, when set, is called with the report of every cycle.
+	OnCycle func(Report)
+}
+
+// Report is what one cycle did.
+type Report struct {
+	// Cycle counts from 1, the full run at the start.
+	Cycle int
+	// Changed are the inputs that changed since the last cycle, relative
+	// to the base directory (none for the first).
+	Changed []string
+	// Scope are the group-versions regenerated; nil for a full run.
+	Scope []string
+	// Written and Removed count the files written and removed.
+	Written, Removed int
+	// Errors and Warnings count the problems reported.
+	Errors, Warnings int
+	// Err is the cycle's error: pipeline.ErrInput (wrapped) for bad input,
+	// with the problems printed, or a failure to read or write files.
+	Err error
+	// Duration is the wall time from the start of the cycle to its files
+	// being on disk.
+	Duration time.Duration
+}
+
+// Watcher watches one tree. Its methods must not be called concurrently.
+type Watcher struct {
+	opts Options
+	base string
+	fsw  *fsnotify.Watcher
+	// watched are the directories being watched.
+	watched map[string]bool
+	// seen is the content hash of each input as the watcher last saw it
+	// or wrote it ("" hash: absent); an event that leaves it as it was
+	// starts no cycle.
+	seen map[string][32]byte
+	// graph is what the last loads read (nil until a load succeeded).
+	graph *graph
+	// full makes the next cycle a full run (the first one, and after a
+	// failed cycle, whose files were not written).
+	full   bool
+	cycles int
+	// payloadDir, moduleDir are known once a run discovered the tree.
+	payloadDir, moduleDir string
+}
+
+// New returns a watcher of the tree at baseDir. Close it when done.
+func New(baseDir string, opts Options) (*Watcher, error) {
+	if opts.NewRun == nil {
+		return nil, errors.New("watch: Options.NewRun is required")
+	}
+	if opts.Debounce == 0 {
+		opts.Debounce = DefaultDebounce
+	}
+	if opts.Out == nil {
+		opts.Out = io.Discard
+	}
+	base, err := filepath.Abs(baseDir)
+	if err != nil {
+		return nil, err
+	}
+	if real, err := filepath.EvalSymlinks(base); err == nil {
+		base = real
+	}
+	fsw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, fmt.Errorf("watch: %w", err)
+	}
+	w := &Watcher{opts: opts, base: base, fsw: fsw, watched: map[string]bool{}, seen: map[string][32]byte{}, full: true}
+	if err := w.watchTree(base); err != nil {
+		fsw.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// Close stops watching.
+func (w *Watcher) Close() error { return w.fsw.Close() }
+
+// Run runs the first, full cycle, then a cycle after every change, until
+// ctx is done. It returns nil when ctx ends it, or an error of the
+// file-notification machinery.
+func (w *Watcher) Run(ctx context.Context) error {
+	w.Cycle(nil)
+	w.seed()
+	pending := map[string]bool{}
+	var timer *time.Timer
+	var fire <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			if timer != nil {
+				timer.Stop()
+			}
+			return nil
+		case err, ok := <-w.fsw.Errors:
+			if !ok {
+				return nil
+			}
+			// An overflowed queue lost events: only a full cycle is safe.
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				w.full = true
+				pending[w.base] = true
+				fire = w.arm(&timer)
+				continue
+			}
+			return fmt.Errorf("watch: %w", err)
+		case ev, ok := <-w.fsw.Events:
+			if !ok {
+				return nil
+			}
+			if w.event(ev) {
+				pending[filepath.Clean(ev.Name)] = true
+				fire = w.arm(&timer)
+			}
+		case <-fire:
+			fire = nil
+			changed := w.changedOf(pending)
+			clear(pending)
+			if len(changed) > 0 || w.full {
+				w.Cycle(changed)
+			}
+		}
+	}
+}
+
+// arm (re)starts the debounce timer and returns its channel.
+func (w *Watcher) arm(t **time.Timer) <-chan time.Time {
+	if *t == nil {
+		*t = time.NewTimer(w.opts.Debounce)
+	} else {
+		(*t).Stop()
+		(*t).Reset(w.opts.Debounce)
+	}
+	return (*t).C
+}
+
+// event handles one notification: it watches new directories and says
+// whether the event may concern an input.
+func (w *Watcher) event(ev fsnotify.Event) bool {
+	p := filepath.Clean(ev.Name)
+	if ev.Has(fsnotify.Create) {
+		if info, err := os.Stat(p); err == nil && info.IsDir() {
+			if skipDir(p, filepath.Base(p)) || isOutputDir(filepath.Base(p)) {
+				return false
+			}
+			// A new directory may bring a package or overrides; its
+			// files may have been written before the watch was added.
+			_ = w.watchTree(p)
+			w.full = true
+			return true
+		}
+	}
+	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+		if w.watched[p] {
+			delete(w.watched, p)
+			_ = w.fsw.Remove(p)
+			w.full = true
+			return true
+		}
+	}
+	return w.relevant(p) != notInput
+}
+
+// changedOf returns the pending paths whose content differs from what the
+// watcher last saw, sorted, and records their new content.
+func (w *Watcher) changedOf(pending map[string]bool) []string {
+	var out []string
+	for p := range pending {
+		if p == w.base {
+			continue // a forced full cycle
+		}
+		h, ok := hashFile(p)
+		if old, seen := w.seen[p]; seen && old == h {
+			continue
+		}
+		if ok {
+			w.seen[p] = h
+		} else {
+			w.seen[p] = [32]byte{}
+		}
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// seed records the content of every input in the watched directories,
+// so that a first event that changes no byte (a touch, a save without
+// edits) starts no cycle.
+func (w *Watcher) seed() {
+	for dir := range w.watched {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			p := filepath.Join(dir, e.Name())
+			if _, ok := w.seen[p]; ok || e.IsDir() || w.relevant(p) == notInput {
+				continue
+			}
+			if h, ok := hashFile(p); ok {
+				w.seen[p] = h
+			}
+		}
+	}
+}
+
+func hashFile(p string) ([32]byte, bool) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return [32]byte{}, false
+	}
+	return sha256.Sum256(data), true
+}
+
+// Cycle runs one cycle now for the given changed inputs (absolute paths;
+// none for a full run) and reports it. Run calls it; benchmarks and tests
+// may call it directly after editing files themselves.
+func (w *Watcher) Cycle(changed []string) Report {
+	start := time.Now()
+	w.cycles++
+	rep := Report{Cycle: w.cycles}
+	for _, p := range changed {
+		rep.Changed = append(rep.Changed, tree.Rel(w.base, p))
+	}
+	scope, full := w.scope(changed)
+	if !full && len(scope) == 0 {
+		// Nothing that a selected group-version reads changed.
+		rep.Duration = time.Since(start)
+		w.print(rep, nil)
+		w.report(rep)
+		return rep
+	}
+	r, err := w.generate(scope)
+	if err != nil && !full {
+		// A restricted run found errors: run in full, so that what is
+		// reported is what a one-shot run reports.
+		scope = nil
+		r, err = w.generate(nil)
+	}
+	if !full {
+		rep.Scope = scope
+	}
+	rep.Err = err
+	if err != nil {
+		w.full = true
+	} else {
+		w.full = false
+	}
+	rep.Written, rep.Removed = r.written, r.removed
+	for _, d := range r.run.Problems.Items() {
+		if d.Severity == diag.Error {
+			rep.Errors++
+		} else {
+			rep.Warnings++
+		}
+	}
+	rep.Duration = time.Since(start)
+	w.print(rep, r.run)
+	w.report(rep)
+	return rep
+}
+
+func (w *Watcher) report(rep Report) {
+	if w.opts.OnCycle != nil {
+		w.opts.OnCycle(rep)
+	}
+}
+
+// cycleRun is one pipeline run of a cycle and what it wrote.
+type cycleRun struct {
+	run              *pipeline.Run
+	written, removed int
+}
+
+// generate runs the pipeline, restricted to scope when not nil, holding
+// the write lock from the start of the generation to the end of the
+// write, and writes the changes.
+func (w *Watcher) generate(scope []string) (cycleRun, error) {
+	r := w.opts.NewRun()
+	out := cycleRun{run: r}
+	lock, err := pipeline.LockWrites(w.base, w.opts.Out)
+	if err != nil {
+		r.Problems.AddError(err)
+		return out, err
+	}
+	defer lock.Unlock()
+	r.Options.WriteLock = lock
+	if scope != nil {
+		r.Options.GroupVersions = scope
+	}
+	var loaded *graph
+	r.Options.OnLoaded = func(l *pipeline.Loaded) { loaded = graphOf(l) }
+	changes, err := r.Generate()
+	if w.opts.BeforeReport != nil {
+		w.opts.BeforeReport(r)
+	}
+	if err != nil {
+		return out, err
+	}
+	w.payloadDir = r.PayloadDir()
+	if err := changes.Write(); err != nil {
+		return out, err
+	}
+	for _, c := range changes.List {
+		switch c.Kind {
+		case tree.Create, tree.Update:
+			out.written++
+			// Our own write starts no cycle.
+			w.seen[c.Path] = sha256.Sum256(c.New)
+		default:
+			out.removed++
+		}
+	}
+	if loaded != nil {
+		w.moduleDir = loaded.moduleDir
+		w.graph = w.graph.update(loaded, scope == nil)
+		for _, dir := range loaded.watchDirs(w.base) {
+			_ = w.add(dir)
+		}
+	}
+	if w.payloadDir != "" && !within(w.base, w.payloadDir) {
+		_ = w.add(w.payloadDir)
+	}
+	return out, nil
+}
+
+// print writes the cycle's problems, as a one-shot run prints them, and
+// its line.
+func (w *Watcher) print(rep Report, r *pipeline.Run) {
+	out := w.opts.Out
+	if r != nil {
+		for _, d := range r.Problems.Items() {
+			if d.Severity == diag.Warning && w.opts.Quiet {
+				continue
+			}
+			fmt.Fprintf(out, "%s: %s\n", d.Severity, r.Relative(d))
+		}
+		if rep.Err != nil && !errors.Is(rep.Err, pipeline.ErrInput) {
+			fmt.Fprintf(out, "error: %s\n", r.RelativeText(rep.Err.Error()))
+		}
+	}
+	what := "full run"
+	if len(rep.Changed) > 0 {
+		what = summarize(rep.Changed)
+	}
+	scope := ""
+	if rep.Scope != nil {
+		scope = fmt.Sprintf(" [%s]", strings.Join(rep.Scope, ", "))
+		if len(rep.Scope) == 0 {
+			scope = " [no group-version selected reads it]"
+		}
+	}
+	result := fmt.Sprintf("%d written, %d removed", rep.Written, rep.Removed)
+	if rep.Err != nil {
+		result = "nothing written, the files of the last good cycle stay"
+	}
+	fmt.Fprintf(out, "watch #%d: %s%s: %s; %d error(s), %d warning(s); %s\n",
+		rep.Cycle, what, scope, result, rep.Errors, rep.Warnings, rep.Duration.Round(time.Millisecond))
+}
+
+// summarize names the changed files, at most three.
+func summarize(changed []string) string {
+	if len(changed) <= 3 {
+		return strings.Join(changed, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(changed[:3], ", "), len(changed)-3)
+}
+
+// scope decides what a cycle regenerates: full, or the group-versions
+// that read one of the changed inputs (possibly none).
+func (w *Watcher) scope(changed []string) ([]string, bool) {
+	if w.full || w.opts.Full || w.graph == nil || !w.graph.partialSafe || len(changed) == 0 {
+		return nil, true
+	}
+	affected := map[string]bool{}
+	for _, p := range changed {
+		switch w.relevant(p) {
+		case goSource:
+			gvs, ok := w.graph.byDir[filepath.Dir(p)]
+			if !ok {
+				return nil, true
+			}
+			for gv := range gvs {
+				affected[gv] = true
+			}
+		case override:
+			gv, ok := w.graph.versionOf(p)
+			if !ok {
+				return nil, true
+			}
+			affected[gv] = true
+		default:
+			return nil, true
+		}
+	}
+	out := []string{}
+	for gv := range affected {
+		out = append(out, gv)
+	}
+	sort.Strings(out)
+	return out, false
+}
+
+// inputKind classifies a path.
+type inputKind int
+
+const (
+	notInput inputKind = iota
+	goSource
+	override
+	config
+	payloadFile
+)
+
+// relevant classifies p: an input of the generation, or not.
+func (w *Watcher) relevant(p string) inputKind {
+	name := filepath.Base(p)
+	if strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-") {
+		return notInput // a write of ours in progress
+	}
+	if strings.Contains(filepath.ToSlash(p), "/zz_generated.") && !strings.HasSuffix(name, ".go") {
+		return notInput // our own output
+	}
+	switch name {
+	case ".gatedcrd.yaml", ".codegen.yaml", ".codegen-baseline.yaml":
+		return config
+	case "go.mod", "go.sum":
+		if dir := filepath.Dir(p); dir == w.moduleDir || dir == w.base {
+			return config
+		}
+		return notInput
+	}
+	if w.payloadDir != "" && within(w.payloadDir, p) {
+		return payloadFile
+	}
+	if strings.Contains(filepath.ToSlash(p), "/manual-override-crd-manifests/") {
+		return override
+	}
+	if strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
+		if w.graph != nil {
+			if _, ok := w.graph.byDir[filepath.Dir(p)]; ok {
+				return goSource
+			}
+		}
+		if within(w.base, p) && mayDeclareGroupVersion(p) {
+			return goSource // perhaps a new group-version
+		}
+	}
+	return notInput
+}
+
+// mayDeclareGroupVersion says whether a Go file outside the packages read
+// so far could make discovery find a new group-version (it mentions
+// GroupVersion), or is gone.
+func mayDeclareGroupVersion(p string) bool {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return true
+	}
+	return strings.Contains(string(data), "GroupVersion")
+}
+
+// within reports whether p is dir or lies below it.
+func within(dir, p string) bool {
+	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+// watchTree watches dir and every directory below it that discovery
+// would walk, but for the generated output directories.
+func (w *Watcher) watchTree(dir string) error {
+	return filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			if p == dir {
+				return err
+			}
+			return nil
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if p != dir && (skipDir(p, d.Name()) || isOutputDir(d.Name())) {
+			return filepath.SkipDir
+		}
+		return w.add(p)
+	})
+}
+
+func (w *Watcher) add(dir string) error {
+	if w.watched[dir] {
+		return nil
+	}
+	if err := w.fsw.Add(dir); err != nil {
+		return fmt.Errorf("watch %s: %w", dir, err)
+	}
+	w.watched[dir] = true
+	return nil
+}
+
+// Watched returns the directories being watched, sorted.
+func (w *Watcher) Watched() []string {
+	out := make([]string, 0, len(w.watched))
+	for d := range w.watched {
+		out = append(out, d)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// skipDir are the directories discovery does not walk (.git, vendor,
+// testdata, hidden ones, _ ones, nested modules).
+func skipDir(p, name string) bool {
+	switch name {
+	case ".git", "vendor", "testdata", "node_modules":
+		return true
+	}
+	if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+		return true
+	}
+	_, err := os.Stat(filepath.Join(p, "go.mod"))
+	return err == nil
+}
+
+// isOutputDir are the directories the generation writes.
+func isOutputDir(name string) bool { return strings.HasPrefix(name, "zz_generated.") }
