@@ -102,6 +102,7 @@ without the switch +enum is ignored, as by the reference generator).`,
 		initCommand(opts),
 		openAPIV3Command(opts),
 		compatCommand(opts),
+		watchCommand(opts),
 	)
 	addProfiling(root, stderr)
 	return root
