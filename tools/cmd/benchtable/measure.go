@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gatedcrd/gatedcrd/internal/rusage"
 )
 
 // result is what one run measured.
@@ -52,7 +54,7 @@ func measure(bin string, s runSpec, statsFile string) result {
 	if ps := cmd.ProcessState; ps != nil {
 		r.ExitCode = ps.ExitCode()
 		r.CPU = ps.UserTime() + ps.SystemTime()
-		r.RSS, r.RSSKnown = peakRSS(ps)
+		r.RSS, r.RSSKnown = rusage.Of(ps)
 	}
 	r.Stats, r.StatsErr = readStats(statsFile)
 	return r
