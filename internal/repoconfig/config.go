@@ -51,9 +51,9 @@ type Config struct {
 	StrictMarkers *bool
 
 	// ReferenceEra names the era of the reference whose output the tree
-	// holds and whose rules generation follows (payload.Eras, README:
-	// "Which era a tree is in"); "" detects it from the payload FeatureGate
-	// directory.
+	// holds and whose rules generation follows (payload.Eras,
+	// docs/zero-configuration.md: "Which era a tree is in"); "" detects it
+	// from the payload FeatureGate directory.
 	ReferenceEra payload.Era
 }
 

@@ -1,7 +1,7 @@
 package cli
 
 // Exit statuses. They are part of the command's interface: scripts and CI
-// tell "stale" from "broken" by them (see the README).
+// tell "stale" from "broken" by them (see docs/cli.md).
 const (
 	// ExitOK means success, including "nothing to do".
 	ExitOK = 0

@@ -13,7 +13,7 @@ import (
 
 var updateGolden = flag.Bool("update", false, "rewrite testdata/*.txt")
 
-// TestTextReport pins the text report (the README shows it): a gate
+// TestTextReport pins the text report (docs/breaking-changes.md shows it): a gate
 // promotion that merges files, an enum value removed, a field removal
 // accepted in .codegen.yaml and a stale acceptance.
 func TestTextReport(t *testing.T) {
