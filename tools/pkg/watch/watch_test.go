@@ -217,10 +217,10 @@ var edits = map[string]edit{
 // override touched or edited), the watched tree is byte-identical to the
 // tree a one-shot crd-manifests run produces from scratch on a copy of its
 // sources; a cycle with errors writes nothing and the one-shot run fails
-// too. GATEDCRD_WATCH_STEPS sets the number of edits (default 14),
+// too. GATEDCRD_WATCH_STEPS sets the number of edits (default 8),
 // GATEDCRD_WATCH_SEED the seed (default: random, logged).
 func TestCyclesMatchOneShotRuns(t *testing.T) {
-	steps := envInt(t, "GATEDCRD_WATCH_STEPS", 14)
+	steps := envInt(t, "GATEDCRD_WATCH_STEPS", 8)
 	if testing.Short() {
 		steps = 4
 	}
