@@ -556,6 +556,7 @@ func (p *Partials) Schemas() (*Schemas, error) {
 		in := schemapatch.Input{Discovery: p.Discovered.Result, Universe: p.Universe, Tree: r.Tree, Problems: r.Problems,
 			EnumFromConstants: p.Config.EnumFromConstants, Partials: p.handOn(),
 			PresumeMerged: r.Options.Stages&ManifestMerge != 0}
+		in.Era = schemapatch.EraOf(r.Payload())
 		if p.Result != nil {
 			// Stage 2 took them over; it drops each one (old schema and all)
 			// once its replacement is written.

@@ -88,7 +88,9 @@
 // For a manifest whose spec.group and spec.names.kind name a kind (a struct
 // embedding metav1.TypeMeta and metav1.ObjectMeta) of a selected version
 // package of its API group, whose controller-tools version is listed in
-// spec.versions, the flattened schema is generated, properties.metadata is
+// spec.versions, the flattened schema is generated (in the pre-version eras
+// of Input.Era, with a field's enum and its type's put into allOf, as the
+// reference of the time wrote them: legacyenum.go), properties.metadata is
 // reduced to {type: object}, and it is set on that version; listed versions
 // without a Go type lose their schema, and a legacy spec.validation goes.
 // Descriptions are not truncated. The manifest is then serialised with

@@ -67,6 +67,9 @@ type universe struct {
 	problems  *problemSink
 	// enumFromConstants is Input.EnumFromConstants: +enum sets enum:.
 	enumFromConstants bool
+	// legacyEnums is set in the pre-version eras: a field's and its
+	// type's enums are hoisted into allOf (see legacyenum.go).
+	legacyEnums bool
 	// enums caches the values of +enum types; deps caches dependsOn.
 	enums map[types.Object]enumResult
 	deps  map[[2]*loader.Package]bool
@@ -338,6 +341,9 @@ func (g *generation) schemaFor(id crd.TypeIdent) *kindSchema {
 	// shallow copy with its own properties map is enough to reduce the
 	// metadata without touching it.
 	schema := g.parser.FlattenedSchemata[id]
+	if g.univ.legacyEnums {
+		schema, _ = legacyEnums(g.parser, id, schema)
+	}
 	if _, ok := schema.Properties["metadata"]; ok {
 		schema.Properties = maps.Clone(schema.Properties)
 		schema.Properties["metadata"] = apiextensionsv1.JSONSchemaProps{Type: "object"}

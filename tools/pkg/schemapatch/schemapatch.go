@@ -14,6 +14,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
+	"github.com/gatedcrd/gatedcrd/features/payload"
 	"github.com/gatedcrd/gatedcrd/internal/workers"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
@@ -37,6 +38,11 @@ type Input struct {
 	// type's typed constants (enumFromConstants in .gatedcrd.yaml). When
 	// false, +enum has no effect, as in the reference generator.
 	EnumFromConstants bool
+	// Era is the era of the reference generator the tree follows (the
+	// payload directory's, payload.Directory.Era); "" is the current one.
+	// In the pre-version eras a field's and its type's enums are written
+	// as the reference of the time did (see legacyenum.go).
+	Era payload.Era
 	// Partials are the partial manifests stage 1 produced in the same
 	// process, each with the gate set it stands for. Run takes them as they
 	// are instead of reading and parsing their files; every other .yaml
@@ -426,6 +432,7 @@ type generator struct {
 func (s *stage) generator() *generator {
 	univ := newUniverse(s.in.Universe, s.sink)
 	univ.enumFromConstants = s.in.EnumFromConstants
+	univ.legacyEnums = legacyEnumEra(s.in.Era)
 	return &generator{stage: s, univ: univ, byKey: map[string]*generation{}}
 }
 
