@@ -497,7 +497,7 @@ func rootMarkerTemplates() []tmpl {
 		root("scale-subresource-ignored", "Stage 1 cannot honour a scale subresource marker: strict mode makes it an error.", "+kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas",
 			"is not supported by stage 1 and is ignored: the partial manifests get no scale subresource; add it with a manual override"),
 		root("storageversion-ignored", "Stage 1 cannot honour +kubebuilder:storageversion: strict mode makes it an error.", "+kubebuilder:storageversion",
-			"is not supported by stage 1 and is ignored", "(with --strict-markers=false this is a warning)"),
+			"is not supported by stage 1 and is ignored", "(an error because the repository opted in to strict markers)"),
 		root("resource-duplicate", "Two resource markers on one root type.", "+kubebuilder:resource:path=gadgets,scope=Cluster",
 			"may be given only once on a root type (first given on line 15)"),
 		replaceResource("resource-no-path", "A resource marker without path.", "+kubebuilder:resource:scope=Cluster",
@@ -856,10 +856,10 @@ func payloadCases() []tmpl {
 	}
 	return []tmpl{
 		p("flag-missing-directory", "--manifest-merge:payload-manifest-path names nothing.",
-			tmpl{args: defaultArgs + " --manifest-merge:payload-manifest-path payload-manifests/nowhere",
-				want: []string{"payload-manifests/nowhere: the payload FeatureGate directory does not exist (set it with --manifest-merge:payload-manifest-path, relative to --base-dir)"}}),
+			tmpl{args: defaultArgs + " --manifest-merge:payload-manifest-path $TREE/payload-manifests/nowhere",
+				want: []string{"payload-manifests/nowhere: the payload FeatureGate directory does not exist"}}),
 		p("directory-deleted", "The default payload directory is missing.",
-			tmpl{del: []string{"payload-manifests"}, want: []string{"payload-manifests/featuregates: the payload FeatureGate directory does not exist (set it with --manifest-merge:payload-manifest-path, relative to --base-dir)"}}),
+			tmpl{del: []string{"payload-manifests"}, want: []string{"payload-manifests/featuregates: the payload FeatureGate directory does not exist"}}),
 		p("directory-empty", "The payload directory holds no file.",
 			tmpl{del: allFiles, want: []string{"payload-manifests/featuregates: no FeatureGate manifest (.yaml, .yml or .json file)"}}),
 		p("only-legacy-files", "Every payload file lacks the major-version annotation but keeps its versioned name: the pre-version format (SPEC 9.2) reads featureGate-<Profile>-<FeatureSet>.yaml.",
@@ -899,7 +899,7 @@ func payloadCases() []tmpl {
 			tmpl{replace: []string{dir + "featureGate-4-SelfManagedHA-TechPreviewNoUpgrade.yaml: " + `"featureSet": "TechPreviewNoUpgrade" => "featureSet": "CustomNoUpgrade"`},
 				want: []string{dir + `featureGate-4-SelfManagedHA-TechPreviewNoUpgrade.yaml: spec.featureSet "CustomNoUpgrade" is not one of [Default DevPreviewNoUpgrade OKD TechPreviewNoUpgrade]`}}),
 		p("path-is-a-file", "--manifest-merge:payload-manifest-path names a file.",
-			tmpl{args: defaultArgs + " --manifest-merge:payload-manifest-path " + smha, want: []string{smha + ": is a file, not the payload FeatureGate directory (--manifest-merge:payload-manifest-path)"}}),
+			tmpl{args: defaultArgs + " --manifest-merge:payload-manifest-path $TREE/" + smha, want: []string{smha + ": is a file, not the payload FeatureGate directory"}}),
 		p("gate-dropped", "The payload no longer lists a gate the markers use.",
 			tmpl{replace: func() []string {
 				var r []string
@@ -1014,11 +1014,11 @@ func flagCases() []tmpl {
 			"--api-group-versions: gadgets.example.openshift.io/v1 match(es) no API group-version"),
 		f("group-versions-version-only", "A version without group.", defaultArgs+" --api-group-versions v1", 3,
 			"--api-group-versions: v1 match(es) no API group-version"),
-		f("payload-path-empty", "An empty payload path resolves to the base directory, which holds no FeatureGate manifest.", defaultArgs+" --manifest-merge:payload-manifest-path=", 3,
+		f("payload-path-base-dir", "The payload path names the base directory, which holds no FeatureGate manifest.", defaultArgs+" --manifest-merge:payload-manifest-path=$TREE", 3,
 			"error: .: no FeatureGate manifest (.yaml, .yml or .json file)"),
 		f("stats-is-directory", "--stats names a directory.", defaultArgs+" --stats $TREE/widgets", 4, "error: writing --stats: widgets: is a directory where a file is expected"),
-		f("kube-version-unsupported", "--kube-version names a release with no validation program.", defaultArgs+" --kube-version 1.31", usage,
-			`error: --kube-version: unsupported Kubernetes version "1.31": supported are 1.32, 1.33, 1.34, 1.35, 1.36, 1.37`),
+		f("kube-version-unsupported", "--kube-version names a release with no validation program.", defaultArgs+" --kube-version 1.29", usage,
+			`error: --kube-version: unsupported Kubernetes version "1.29": supported are`),
 		f("kube-version-malformed", "--kube-version is not <major>.<minor>.", defaultArgs+" --kube-version 1.x", usage,
 			`error: --kube-version: "1.x" is not a Kubernetes release; write <major>.<minor>, e.g. "1.32"`),
 	}
