@@ -21,8 +21,9 @@ type Config struct {
 	File string
 
 	// KubeVersion is the Kubernetes minor release the API types target,
-	// e.g. "1.32" ("" when not set: each consumer then uses the release of
-	// the Kubernetes libraries it was built with).
+	// e.g. "1.32". Setting it opts in to its findings as errors; "" when
+	// not set: the release is inferred (internal/kubetarget) and its
+	// findings are warnings.
 	KubeVersion KubeVersion
 
 	// PayloadCRDs selects the generated CRD manifests copied into the
@@ -129,8 +130,8 @@ type PayloadCRDs struct {
 	// Directory is where the copies go, relative to the base directory.
 	Directory string
 	// Include selects generated CRD files; Exclude names the files that are
-	// deliberately not copied. An excluded file is never copied, even when
-	// an include pattern matches it too.
+	// deliberately not copied. Include wins: a file both patterns match is
+	// copied, so a broad exclude can sit beside narrow includes.
 	Include, Exclude []Pattern
 	// Line is the line of the section key (0 when not configured).
 	Line int

@@ -74,7 +74,7 @@ without the switch +enum is ignored, as by the reference generator).`,
 		return nil
 	}
 	pf := root.PersistentFlags()
-	pf.StringVar(&opts.baseDir, "base-dir", ".", "directory to search for API group-versions; relative paths in other flags are resolved against it")
+	pf.StringVar(&opts.baseDir, "base-dir", ".", "directory to search for API group-versions; relative paths in other flags are resolved against it, except a given --manifest-merge:payload-manifest-path (the working directory, as with the reference)")
 	pf.StringSliceVar(&opts.groupVersions, "api-group-versions", nil, "only process these <group>/<version> entries (comma-separated or repeated)")
 	pf.BoolVar(&opts.verify, "verify", false, "compute everything, write nothing, and fail if any file would change")
 	pf.BoolVarP(&opts.quiet, "quiet", "q", false, "print only errors")

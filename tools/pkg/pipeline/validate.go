@@ -13,8 +13,9 @@ import (
 
 // CRDValidation says what validating the merged manifests with the API
 // server's code did: the release validated for, the result, and how long
-// it took. It is not set when the configured release is not supported (a
-// warning says the CRDs were not validated).
+// it took. It is not set when an inferred release cannot be validated for
+// (a warning says the CRDs were not validated); a chosen one that cannot
+// is an error before any work.
 type CRDValidation struct {
 	KubeVersion string
 	Result      *crdvalidate.Result
