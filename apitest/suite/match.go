@@ -31,7 +31,11 @@ type Decision struct {
 //     manifest of that profile, of one of those feature sets, covering
 //     one of those versions, and the suite runs iff every gate it needs
 //     enabled is enabled there and every gate it needs disabled is
-//     disabled there.
+//     disabled there. A pre-version payload directory (no file carries
+//     release.openshift.io/major-version, SPEC §9.2) has exactly one
+//     manifest per profile and feature set, the file named
+//     featureGate-<Profile>-<FeatureSet>.yaml whatever its annotations
+//     say, covering every version: there the file name decides.
 //
 // A gate that no payload manifest names, a selected payload manifest that
 // lacks a gate, a file for which no payload manifest exists, and a suite

@@ -132,18 +132,19 @@ func (v *Variant) hasTest(s *Suite, keep func(string) bool) bool {
 
 // Prepare discovers the suites below opts.BaseDir, parses them (leniently
 // unless opts.Strict, see ParseWith), reads the CRD files of their version
-// directories and the payload FeatureGate manifests of opts.PayloadDir,
-// matches them and plans the run. It returns the plan of every suite that
-// could be prepared and, joined, the problem of every suite that could not
-// (each naming its file and line), so that one broken suite does not keep
-// the others from running. The plan lists the defects lenient parsing
-// accepted in Warnings.
+// directories and the payload FeatureGate manifests of opts.PayloadDir (in
+// the format of opts.Era, detected when empty), matches them and plans
+// the run. It returns the plan of every suite that could be prepared and,
+// joined, the problem of every suite that could not (each naming its file
+// and line), so that one broken suite does not keep the others from
+// running. The plan lists the defects lenient parsing accepted in
+// Warnings.
 func Prepare(opts Options) (*Plan, error) {
 	baseDir, payloadDir := opts.BaseDir, opts.PayloadDir
 	if payloadDir == "" {
 		return nil, errors.New("no payload FeatureGate directory given")
 	}
-	d, err := payload.ReadDir(payloadDir)
+	d, err := payload.ReadDirEra(payloadDir, opts.Era)
 	if err != nil {
 		return nil, err
 	}

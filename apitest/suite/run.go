@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gatedcrd/gatedcrd/apitest/server"
+	"github.com/gatedcrd/gatedcrd/features/payload"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -25,6 +26,11 @@ type Options struct {
 	// PayloadDir holds the payload FeatureGate manifests that decide which
 	// gates each CRD file has enabled.
 	PayloadDir string
+	// Era is the payload format PayloadDir is read in (payload.ReadDirEra):
+	// "" detects it, so that a pre-version directory (no file carries
+	// release.openshift.io/major-version) is read by file name (SPEC §9.2);
+	// a repository's referenceEra forces one.
+	Era payload.Era
 	// Server runs the tests; nil means server.Shared().
 	Server *server.Server
 	// Timeout bounds each test, and each installation or removal of a
