@@ -14,12 +14,35 @@
 //
 // # Kubernetes version
 //
-// --kube-version picks the minor release of the API server, 1.32 to 1.37;
-// without it the key kubeVersion of <base-dir>/.gatedcrd.yaml decides,
-// and without that the version apitest links (1.37, which runs in this
-// process and needs no build). Every other version is a program built
-// once from Go modules and cached (package kubeversion); its first use
-// builds it, which takes minutes.
+// The release is chosen as codegen chooses it (internal/kubetarget):
+// --kube-version (1.32 to 1.37), else the key kubeVersion of
+// <base-dir>/.gatedcrd.yaml, else the minor of k8s.io/apimachinery (else
+// k8s.io/api) in the go.mod governing --base-dir (v0.35.1 is 1.35), else
+// the version apitest links (1.37, which runs in this process and needs
+// no build). The first line of the output names the release and why.
+// Every release but the linked one is a program built once from Go
+// modules and cached (package kubeversion); its first use builds it,
+// which takes minutes.
+//
+// A release chosen by the flag or the configuration that is not supported
+// is a usage error, and one whose server cannot be built or started fails
+// the run. An inferred release is only a warning in both cases (SPEC 9.1):
+// the tests then run on the linked release, and the output says so in a
+// warning line and again before the summary, so that no one takes a run
+// on 1.37 for a run on the inferred release.
+//
+// # Payloads from before version awareness
+//
+// The payload FeatureGate manifests are read in the format their files
+// show (features/payload): when none carries
+// release.openshift.io/major-version, as in operator repositories that
+// follow the reference from before February 2026, the gates of a
+// ClusterProfile and feature set are those of the file named
+// featureGate-<Profile>-<FeatureSet>.yaml (JSON with # comment lines is
+// accepted), whatever its annotations say, and there are no major
+// versions; a CRD file then selects its payload file by its profile and
+// feature-set annotations alone. The key referenceEra of .gatedcrd.yaml
+// forces a format instead.
 //
 // # Output
 //

@@ -138,8 +138,9 @@ func TestUsageErrors(t *testing.T) {
 
 // TestKubeVersionFromRepositoryConfiguration checks where the version
 // comes from: --kube-version, else kubeVersion of the base directory's
-// .gatedcrd.yaml, else the linked version. --run matches no test, so no
-// server starts.
+// .gatedcrd.yaml, else (no go.mod above the copy) the linked version.
+// --run matches no test, so no server starts. TestKubeVersionChoice
+// covers the go.mod and the fallbacks.
 func TestKubeVersionFromRepositoryConfiguration(t *testing.T) {
 	base := copyDir(t, exampleDir)
 	config := filepath.Join(base, ".gatedcrd.yaml")
@@ -150,7 +151,7 @@ func TestKubeVersionFromRepositoryConfiguration(t *testing.T) {
 		line, _, _ := strings.Cut(stdout.String(), "\n")
 		return code, line, stderr.String()
 	}
-	if _, line, _ := first(); !strings.Contains(line, "on Kubernetes 1.37 (the version apitest links;") {
+	if _, line, _ := first(); !strings.Contains(line, "on Kubernetes 1.37 (the release this build links;") {
 		t.Errorf("without configuration: %q", line)
 	}
 	if err := os.WriteFile(config, []byte("# the release our clusters run\nkubeVersion: \"1.37\"\n"), 0o644); err != nil {
