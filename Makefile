@@ -14,7 +14,7 @@ CODEGEN_FLAGS := --base-dir . $(if $(API_GROUP_VERSIONS),--api-group-versions $(
 	update-deepcopy update-payload-featuregates update-codegen-crds \
 	verify-payload-featuregates verify-codegen-crds verify-gofmt verify-tidy verify-test-suites update-test-suite-stubs \
 	update-payload-crds verify-payload-crds update-compatibility verify-compatibility conformance-housekeeping \
-	conformance-dropin conformance-optin \
+	conformance-dropin conformance-optin update-cli-reference verify-cli-reference \
 	test-root test-tools test-apitest fuzz conformance conformance-suites $(CODEGEN) $(CONTROLLER_GEN)
 
 all: update
@@ -29,7 +29,14 @@ $(CONTROLLER_GEN):
 	$(GO) -C tools build -o $(CONTROLLER_GEN) sigs.k8s.io/controller-tools/cmd/controller-gen
 
 ## update: regenerate everything (deepcopy, payload FeatureGates, features.md, CRD manifests)
-update: update-deepcopy update-compatibility update-codegen-crds
+update: update-deepcopy update-compatibility update-codegen-crds update-cli-reference
+
+## update-cli-reference: docs/cli-reference.md, the --help of every codegen command
+update-cli-reference:
+	$(GO) -C tools run ./cmd/clidoc
+
+verify-cli-reference:
+	$(GO) -C tools run ./cmd/clidoc -verify
 
 ## update-compatibility: the "Compatibility level N" line of every type embedding TypeMeta
 ## (crd-manifests also does it when .gatedcrd.yaml enables compatibility)
@@ -53,7 +60,7 @@ update-payload-crds: $(CODEGEN)
 	$(CODEGEN) payload-crds --base-dir .
 
 ## verify: fail if any generated file is stale; writes nothing
-verify: verify-gofmt verify-payload-featuregates verify-compatibility verify-codegen-crds verify-test-suites verify-payload-crds verify-tidy
+verify: verify-gofmt verify-payload-featuregates verify-compatibility verify-codegen-crds verify-test-suites verify-payload-crds verify-cli-reference verify-tidy
 
 ## verify-tidy: go mod tidy would change no go.mod or go.sum of the three modules
 verify-tidy:
