@@ -246,3 +246,25 @@ func TestInferredReleaseFallsBack(t *testing.T) {
 		})
 	}
 }
+
+// TestReferenceEra checks that referenceEra of .gatedcrd.yaml decides the
+// payload format instead of detection: the pre-version tree read as the
+// current era is a failure naming its files. --run matches no test, so no
+// server starts.
+func TestReferenceEra(t *testing.T) {
+	for _, tc := range []struct{ era, want string }{
+		{"2026-03", "featureGate-SelfManagedHA-Default.yaml: has no release.openshift.io/major-version annotation"},
+		{"2026-01", ""},
+	} {
+		root := preVersionTree(t, "")
+		if err := os.WriteFile(filepath.Join(root, ".gatedcrd.yaml"), []byte("referenceEra: \""+tc.era+"\"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		code := run(t.Context(), []string{"--base-dir", root, "--run", "^no test$"}, &stdout, &stderr)
+		out := stdout.String()
+		if code == exitUsage || (tc.want == "") == strings.Contains(out, "payload directory") || !strings.Contains(out, tc.want) {
+			t.Errorf("referenceEra %s: exit %d, want a payload failure containing %q (none if empty)\n%s%s", tc.era, code, tc.want, out, stderr.String())
+		}
+	}
+}
