@@ -1,5 +1,5 @@
 // Package kubeversion runs the API test suites' server at a chosen
-// Kubernetes minor version, 1.32 to 1.37, although one Go build can link
+// Kubernetes minor version, 1.30 to 1.37, although one Go build can link
 // only one version of k8s.io/apiextensions-apiserver.
 //
 // # Design

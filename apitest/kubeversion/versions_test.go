@@ -20,14 +20,14 @@ func TestLookup(t *testing.T) {
 			t.Errorf("Lookup(%q) = %+v, %v; want apiextensions-apiserver %s", tc.in, v, err, tc.want)
 		}
 	}
-	for _, in := range []string{"1.31", "1.38", "", "one"} {
-		if _, err := Lookup(in); err == nil || !strings.Contains(err.Error(), "supported are 1.32, 1.33, 1.34, 1.35, 1.36, 1.37") {
+	for _, in := range []string{"1.29", "1.38", "", "one"} {
+		if _, err := Lookup(in); err == nil || !strings.Contains(err.Error(), "supported are 1.30, 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37") {
 			t.Errorf("Lookup(%q) error %v, want one listing the supported versions", in, err)
 		}
 	}
 }
 
-// TestVersionsCoverEveryMinor checks the table: every minor from 1.32 to
+// TestVersionsCoverEveryMinor checks the table: every minor from 1.30 to
 // the linked one, in order, each pinning a release of its own minor.
 func TestVersionsCoverEveryMinor(t *testing.T) {
 	vs := Versions()
@@ -36,7 +36,7 @@ func TestVersionsCoverEveryMinor(t *testing.T) {
 		if !strings.HasPrefix(v.APIExtensions, "v0."+minor+".") {
 			t.Errorf("%s pins k8s.io/apiextensions-apiserver %s of another minor", v.Minor, v.APIExtensions)
 		}
-		if want := "1." + strconv.Itoa(32+i); v.Minor != want {
+		if want := "1." + strconv.Itoa(30+i); v.Minor != want {
 			t.Errorf("entry %d is %s, want %s", i, v.Minor, want)
 		}
 	}

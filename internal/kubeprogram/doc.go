@@ -1,5 +1,5 @@
 // Package kubeprogram builds small programs against the Kubernetes
-// libraries of a chosen minor version, 1.32 to 1.37, although one Go build
+// libraries of a chosen minor version, 1.30 to 1.37, although one Go build
 // can link only one version of k8s.io/apiextensions-apiserver.
 //
 // Two programs use it: the API test suites' server

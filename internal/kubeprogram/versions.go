@@ -25,6 +25,8 @@ type Version struct {
 // 1.32.1), so that error messages match theirs word for word. The etcd
 // release is the one k8s.io/apiserver of the same release requires.
 var versions = []Version{
+	{Minor: "1.30", APIExtensions: "v0.30.14", Etcd: "v3.5.10"},
+	{Minor: "1.31", APIExtensions: "v0.31.14", Etcd: "v3.5.13"},
 	{Minor: "1.32", APIExtensions: "v0.32.1", Etcd: "v3.5.16"},
 	{Minor: "1.33", APIExtensions: "v0.33.13", Etcd: "v3.5.21"},
 	{Minor: "1.34", APIExtensions: "v0.34.13", Etcd: "v3.6.4"},

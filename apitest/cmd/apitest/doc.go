@@ -15,7 +15,7 @@
 // # Kubernetes version
 //
 // The release is chosen as codegen chooses it (internal/kubetarget):
-// --kube-version (1.32 to 1.37), else the key kubeVersion of
+// --kube-version (1.30 to 1.37), else the key kubeVersion of
 // <base-dir>/.gatedcrd.yaml, else the minor of k8s.io/apimachinery (else
 // k8s.io/api) in the go.mod governing --base-dir (v0.35.1 is 1.35), else
 // the version apitest links (1.37, which runs in this process and needs
