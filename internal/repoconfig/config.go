@@ -1,11 +1,13 @@
 package repoconfig
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,6 +27,13 @@ type Config struct {
 	// not set: the release is inferred (internal/kubetarget) and its
 	// findings are warnings.
 	KubeVersion KubeVersion
+
+	// KubeVersions are the Kubernetes minor releases the repository's API
+	// test suites run on by default (apitest runs them all in one
+	// command); nil when not set. Written as a list or a string of
+	// versions and ranges: ["1.31", "1.36"], "1.31,1.36", "1.30-1.37".
+	// Only apitest reads it; codegen targets KubeVersion.
+	KubeVersions KubeVersionList
 
 	// PayloadCRDs selects the generated CRD manifests copied into the
 	// payload directory.
@@ -113,6 +122,85 @@ func ParseKubeVersion(s string) (KubeVersion, error) {
 		return KubeVersion{}, fmt.Errorf("%q is not a Kubernetes release; write <major>.<minor>, e.g. \"1.32\"", s)
 	}
 	return KubeVersion{Major: major, Minor: minor}, nil
+}
+
+// KubeVersionList is the kubeVersions key: releases, oldest first, each
+// once.
+type KubeVersionList struct {
+	Versions []KubeVersion
+	// Line is the line of the key in the file (0 when not set).
+	Line int
+}
+
+// IsSet reports whether the file gave the list.
+func (l KubeVersionList) IsSet() bool { return len(l.Versions) > 0 }
+
+// Strings renders the releases as "<major>.<minor>".
+func (l KubeVersionList) Strings() []string {
+	out := make([]string, len(l.Versions))
+	for i, v := range l.Versions {
+		out[i] = v.String()
+	}
+	return out
+}
+
+// ParseKubeVersions parses a list of releases and ranges separated by
+// commas: "1.31,1.36", "1.30-1.37", "1.30-1.32,1.36". A range is
+// inclusive and stays within one major version, its first release not
+// after its last. The result is sorted, oldest first; a release given
+// twice (also through overlapping ranges) is an error, and so is an empty
+// list. Whether a release is supported is for the caller to decide.
+func ParseKubeVersions(s string) ([]KubeVersion, error) {
+	var out []KubeVersion
+	seen := map[KubeVersion]bool{}
+	add := func(v KubeVersion) error {
+		if seen[v] {
+			return fmt.Errorf("%s is listed twice in %q", v, s)
+		}
+		seen[v] = true
+		out = append(out, v)
+		return nil
+	}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			return nil, fmt.Errorf("%q has an empty entry; write releases and ranges separated by commas, e.g. \"1.31,1.36\" or \"1.30-1.37\"", s)
+		}
+		from, to, isRange := strings.Cut(part, "-")
+		if !isRange {
+			v, err := ParseKubeVersion(part)
+			if err != nil {
+				return nil, err
+			}
+			if err := add(v); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		lo, err := ParseKubeVersion(strings.TrimSpace(from))
+		if err != nil {
+			return nil, fmt.Errorf("range %q: %w", part, err)
+		}
+		hi, err := ParseKubeVersion(strings.TrimSpace(to))
+		if err != nil {
+			return nil, fmt.Errorf("range %q: %w", part, err)
+		}
+		if lo.Major != hi.Major {
+			return nil, fmt.Errorf("range %q spans major versions; list the releases instead", part)
+		}
+		if lo.Minor > hi.Minor {
+			return nil, fmt.Errorf("range %q runs backwards; write %s-%s", part, hi, lo)
+		}
+		for m := lo.Minor; m <= hi.Minor; m++ {
+			if err := add(KubeVersion{Major: lo.Major, Minor: m}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b KubeVersion) int {
+		return cmp.Or(cmp.Compare(a.Major, b.Major), cmp.Compare(a.Minor, b.Minor))
+	})
+	return out, nil
 }
 
 func number(s string) (int, error) {

@@ -104,7 +104,7 @@ func TestParseEmptyAndNullValuesKeepDefaults(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ name, src, want string }{
-		{"unknown key", "kubeversion: \"1.32\"\n", `c.yaml:1: kubeversion: unknown key; known keys are compatibility, enumFromConstants, featureGateDocs, kubeVersion, payloadCRDs, referenceEra, requiredAnnotations, strictMarkers`},
+		{"unknown key", "kubeversion: \"1.32\"\n", `c.yaml:1: kubeversion: unknown key; known keys are compatibility, enumFromConstants, featureGateDocs, kubeVersion, kubeVersions, payloadCRDs, referenceEra, requiredAnnotations, strictMarkers`},
 		{"repeated key", "kubeVersion: \"1.32\"\nkubeVersion: \"1.33\"\n", `c.yaml:2: kubeVersion: is given twice (first on line 1)`},
 		{"repeated nested key", "payloadCRDs:\n  include: []\n  include: []\n", `c.yaml:3: payloadCRDs.include: is given twice (first on line 2)`},
 		{"unknown nested key", "payloadCRDs:\n  includes: []\n", `c.yaml:2: payloadCRDs.includes: unknown key; payloadCRDs accepts directory, exclude, include`},
@@ -124,9 +124,13 @@ func TestParseErrors(t *testing.T) {
 		{"enum switch not a bool", "enumFromConstants: maybe\n", `c.yaml:1: enumFromConstants: must be true or false`},
 		{"gate docs outside", "featureGateDocs:\n  directory: /docs\n", `c.yaml:2: featureGateDocs.directory: must be a directory below the base directory, e.g. features`},
 		{"gate docs unknown key", "featureGateDocs:\n  dir: docs\n", `c.yaml:2: featureGateDocs.dir: unknown key; featureGateDocs accepts directory`},
-		{"root not a mapping", "- a\n", `c.yaml:1: must be a mapping of keys (compatibility, enumFromConstants, featureGateDocs, kubeVersion, payloadCRDs, referenceEra, requiredAnnotations, strictMarkers) to values`},
+		{"root not a mapping", "- a\n", `c.yaml:1: must be a mapping of keys (compatibility, enumFromConstants, featureGateDocs, kubeVersion, kubeVersions, payloadCRDs, referenceEra, requiredAnnotations, strictMarkers) to values`},
 		{"strict markers not a bool", "strictMarkers: on please\n", `c.yaml:1: strictMarkers: must be true or false`},
 		{"unknown era", "referenceEra: \"2025-12\"\n", `c.yaml:1: referenceEra: unknown era "2025-12" of the reference generator; known eras are 2025-09, 2026-01, 2026-02, 2026-03`},
+		{"kube versions backwards", "kubeVersions: 1.37-1.30\n", `c.yaml:1: kubeVersions: range "1.37-1.30" runs backwards; write 1.30-1.37`},
+		{"kube versions malformed", "kubeVersions: [\"1.32\", \"1.3x\"]\n", `c.yaml:1: kubeVersions: "1.3x" is not a Kubernetes release`},
+		{"kube versions twice", "kubeVersions: 1.30-1.32,1.31\n", `c.yaml:1: kubeVersions: 1.31 is listed twice in "1.30-1.32,1.31"`},
+		{"kube versions mapping", "kubeVersions: {a: 1}\n", `c.yaml:1: kubeVersions: must be a list of releases or a string such as "1.30-1.37"`},
 		{"invalid yaml", "kubeVersion: \"1.32\"\npayloadCRDs: [\n", `c.yaml:2: invalid YAML: did not find expected node content`},
 	}
 	for _, c := range cases {
@@ -142,6 +146,74 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("error is a %T, want *Error", err)
 			}
 		})
+	}
+}
+
+// TestKubeVersions checks the kubeVersions key in its forms, next to
+// kubeVersion, which keeps its meaning.
+func TestKubeVersions(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"kubeVersions: \"1.31,1.36\"\n", "1.31 1.36"},
+		{"kubeVersions: 1.30-1.37\n", "1.30 1.31 1.32 1.33 1.34 1.35 1.36 1.37"},
+		{"kubeVersions: [\"1.36\", \"1.31\"]\n", "1.31 1.36"},
+		{"kubeVersions:\n- \"1.32\"\n- 1.34-1.35\n", "1.32 1.34 1.35"},
+		{"kubeVersion: \"1.32\"\nkubeVersions: 1.32-1.33\n", "1.32 1.33"},
+		{"kubeVersions: 1.29\n", "1.29"}, // supported or not is apitest's call
+	} {
+		cfg, err := Parse("c.yaml", []byte(tc.src))
+		if err != nil {
+			t.Errorf("%q: %v", tc.src, err)
+			continue
+		}
+		if got := strings.Join(cfg.KubeVersions.Strings(), " "); got != tc.want || !cfg.KubeVersions.IsSet() {
+			t.Errorf("%q: kubeVersions %q, want %q", tc.src, got, tc.want)
+		}
+		if line := strings.Count(tc.src[:strings.Index(tc.src, "kubeVersions:")], "\n") + 1; cfg.KubeVersions.Line != line {
+			t.Errorf("%q: line %d, want %d", tc.src, cfg.KubeVersions.Line, line)
+		}
+	}
+	cfg, err := Parse("c.yaml", []byte("kubeVersion: \"1.32\"\nkubeVersions: 1.32-1.33\n"))
+	if err != nil || cfg.KubeVersion.String() != "1.32" || cfg.KubeVersion.Line != 1 {
+		t.Errorf("kubeVersion next to kubeVersions: %+v, %v", cfg.KubeVersion, err)
+	}
+	if d := Defaults(); d.KubeVersions.IsSet() {
+		t.Errorf("defaults set kubeVersions: %+v", d.KubeVersions)
+	}
+}
+
+// TestParseKubeVersions is the table of the list and range syntax
+// (--kube-version of apitest shares it).
+func TestParseKubeVersions(t *testing.T) {
+	for _, tc := range []struct{ in, want, err string }{
+		{in: "1.32", want: "1.32"},
+		{in: "1.31,1.36", want: "1.31 1.36"},
+		{in: " 1.36 , 1.31 ", want: "1.31 1.36"},
+		{in: "1.30-1.37", want: "1.30 1.31 1.32 1.33 1.34 1.35 1.36 1.37"},
+		{in: "1.30-1.30", want: "1.30"},
+		{in: "1.30-1.31,1.35-1.36", want: "1.30 1.31 1.35 1.36"},
+		{in: "1.29", want: "1.29"},
+		{in: "1.37-1.30", err: `range "1.37-1.30" runs backwards; write 1.30-1.37`},
+		{in: "1.3x", err: `"1.3x" is not a Kubernetes release`},
+		{in: "1.30-1.3x", err: `range "1.30-1.3x": "1.3x" is not a Kubernetes release`},
+		{in: "1.30-2.1", err: `range "1.30-2.1" spans major versions`},
+		{in: "1.31,,1.32", err: `has an empty entry`},
+		{in: "", err: `has an empty entry`},
+		{in: "1.32,1.32", err: `1.32 is listed twice`},
+		{in: "1.30-1.33,1.32", err: `1.32 is listed twice`},
+		{in: "1.30-", err: `range "1.30-": "" is not a Kubernetes release`},
+		{in: "v1.32,1.33", err: `"v1.32" is not a Kubernetes release`},
+	} {
+		vs, err := ParseKubeVersions(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("ParseKubeVersions(%q) = %v, %v; want an error containing %q", tc.in, vs, err, tc.err)
+			}
+			continue
+		}
+		got := strings.Join(KubeVersionList{Versions: vs}.Strings(), " ")
+		if err != nil || got != tc.want {
+			t.Errorf("ParseKubeVersions(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
 	}
 }
 

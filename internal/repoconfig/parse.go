@@ -27,6 +27,28 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 		v.Line = key.Line
 		cfg.KubeVersion = v
 	},
+	"kubeVersions": func(p *parser, cfg *Config, key, val *yaml.Node) {
+		var text string
+		switch val.Kind {
+		case yaml.ScalarNode:
+			text = val.Value
+		case yaml.SequenceNode:
+			entries, ok := p.strings("kubeVersions", val)
+			if !ok {
+				return
+			}
+			text = strings.Join(entries, ",")
+		default:
+			p.errorf(val.Line, "kubeVersions", "must be a list of releases or a string such as \"1.30-1.37\"")
+			return
+		}
+		vs, err := ParseKubeVersions(text)
+		if err != nil {
+			p.errorf(val.Line, "kubeVersions", "%v", err)
+			return
+		}
+		cfg.KubeVersions = KubeVersionList{Versions: vs, Line: key.Line}
+	},
 	"payloadCRDs": func(p *parser, cfg *Config, key, val *yaml.Node) {
 		pc := &cfg.PayloadCRDs
 		pc.Configured, pc.Line = true, key.Line
