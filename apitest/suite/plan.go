@@ -132,28 +132,35 @@ func (v *Variant) hasTest(s *Suite, keep func(string) bool) bool {
 
 // Prepare discovers the suites below opts.BaseDir, parses them (leniently
 // unless opts.Strict, see ParseWith), reads the CRD files of their version
-// directories and the payload FeatureGate manifests of opts.PayloadDir (in
-// the format of opts.Era, detected when empty), matches them and plans
-// the run. It returns the plan of every suite that could be prepared and,
+// directories and the payload FeatureGate manifests (in the format of
+// opts.Era, detected when empty) of opts.PayloadDir, else of
+// DefaultPayloadDir when it exists, else the one FindPayloadDir finds for
+// each version directory, matches them and plans the run. It returns the plan of every suite that could be prepared and,
 // joined, the problem of every suite that could not (each naming its file
 // and line), so that one broken suite does not keep the others from
 // running. The plan lists the defects lenient parsing accepted in
 // Warnings.
 func Prepare(opts Options) (*Plan, error) {
-	baseDir, payloadDir := opts.BaseDir, opts.PayloadDir
-	if payloadDir == "" {
-		return nil, errors.New("no payload FeatureGate directory given")
-	}
-	d, err := payload.ReadDirEra(payloadDir, opts.Era)
-	if err != nil {
-		return nil, err
+	baseDir := opts.BaseDir
+	resolver := &payloadResolver{given: opts.PayloadDir, baseDir: baseDir}
+	payloads := map[string]*payload.Directory{}
+	payloadErrs := map[string]error{}
+	if opts.PayloadDir != "" || exists(DefaultPayloadDir(baseDir)) {
+		// One directory serves every suite: a problem with it is the
+		// run's.
+		dir, _ := resolver.dirFor("")
+		d, err := payload.ReadDirEra(dir, opts.Era)
+		if err != nil {
+			return nil, err
+		}
+		payloads[dir] = d
 	}
 	paths, err := Discover(baseDir)
 	if err != nil {
 		return nil, fmt.Errorf("discovering suites: %w", err)
 	}
 	if len(paths) == 0 {
-		return nil, fmt.Errorf("no suite below %s (suites are <version-dir>/%s/<crdName>/*.yaml)", baseDir, testsDir)
+		return nil, fmt.Errorf("no suite below %s (suites are <dir>/%s/<crdName>/*.yaml, beside <dir>/%s)", baseDir, testsDir, generatedDir)
 	}
 	var errs []error
 	var suites []*Suite
@@ -181,7 +188,24 @@ func Prepare(opts Options) (*Plan, error) {
 		if crdDirErrs[dir] != nil {
 			continue
 		}
-		decisions, err := Match(s, crdDirs[dir], d)
+		pdir, err := resolver.dirFor(s.Path)
+		if err != nil {
+			if vd := versionDir(s.Path); payloadErrs[vd] == nil {
+				payloadErrs[vd] = err
+				errs = append(errs, err)
+			}
+			continue
+		}
+		if _, read := payloads[pdir]; !read && payloadErrs[pdir] == nil {
+			payloads[pdir], payloadErrs[pdir] = payload.ReadDirEra(pdir, opts.Era)
+			if payloadErrs[pdir] != nil {
+				errs = append(errs, fmt.Errorf("the payload of the suites of %s: %w", versionDir(s.Path), payloadErrs[pdir]))
+			}
+		}
+		if payloadErrs[pdir] != nil {
+			continue
+		}
+		decisions, err := Match(s, crdDirs[dir], payloads[pdir])
 		if err != nil {
 			errs = append(errs, err)
 			continue

@@ -24,7 +24,9 @@ type Options struct {
 	// zz_generated.crd-manifests.
 	BaseDir string
 	// PayloadDir holds the payload FeatureGate manifests that decide which
-	// gates each CRD file has enabled.
+	// gates each CRD file has enabled. "" uses DefaultPayloadDir of
+	// BaseDir when it exists, and otherwise, for the suites of each
+	// version directory, the payload directory FindPayloadDir finds.
 	PayloadDir string
 	// Era is the payload format PayloadDir is read in (payload.ReadDirEra):
 	// "" detects it, so that a pre-version directory (no file carries
@@ -78,6 +80,22 @@ type Reporter interface {
 	Skipf(format string, args ...any)
 	Run(name string, f func(Reporter)) bool
 	Context() context.Context
+}
+
+// PairReporter is a Reporter that wants to know which suite and CRD
+// variant a (suite, CRD file) pair is: the runner calls RunPair instead of
+// Run for the pair's subtest, with the name Run would get.
+type PairReporter interface {
+	Reporter
+	RunPair(name string, v *Variant, s *Suite, f func(Reporter)) bool
+}
+
+// runPair runs the subtest of a (suite, variant) pair.
+func runPair(r Reporter, v *Variant, s *Suite, f func(Reporter)) bool {
+	if pr, ok := r.(PairReporter); ok {
+		return pr.RunPair(v.TestName(s), v, s, f)
+	}
+	return r.Run(v.TestName(s), f)
 }
 
 type testingReporter struct{ *testing.T }
@@ -170,7 +188,7 @@ func runBatch(r Reporter, srv *server.Server, batch []*Variant, opts Options) bo
 			defer func() { <-slots }()
 			for _, v := range group {
 				for _, s := range v.Suites {
-					r.Run(v.TestName(s), func(r Reporter) {
+					runPair(r, v, s, func(r Reporter) {
 						if err := installErrs[v]; err != nil {
 							r.Errorf("%s: installing %s (version %s): %v", s.Path, v.File.Path, v.Version, err)
 							return
