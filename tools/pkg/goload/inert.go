@@ -17,19 +17,26 @@ import (
 // which every group-version referring to a core type loads. Only the
 // files genfiles.Candidate names are read, on every core.
 func leaveOutInert(roots []*loader.Package, overlay map[string][]byte) {
+	var pkgs []*loader.Package
+	eachPackage(roots, func(p *loader.Package) { pkgs = append(pkgs, p) })
+	leaveOutInertIn(pkgs, overlay)
+}
+
+// leaveOutInertIn is leaveOutInert for the packages pkgs.
+func leaveOutInertIn(pkgs []*loader.Package, overlay map[string][]byte) {
 	type candidate struct {
 		pkg   *loader.Package
 		name  string
 		inert bool
 	}
 	var cands []*candidate
-	eachPackage(roots, func(p *loader.Package) {
+	for _, p := range pkgs {
 		for _, name := range p.CompiledGoFiles {
 			if genfiles.Candidate(name) {
 				cands = append(cands, &candidate{pkg: p, name: name})
 			}
 		}
-	})
+	}
 	workers.Each(len(cands), func(i int) {
 		c := cands[i]
 		src, ok := overlay[c.name]

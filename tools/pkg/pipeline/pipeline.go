@@ -105,6 +105,11 @@ type Options struct {
 	// the loaded universe (nil when no selected stage reads Go): codegen
 	// watch learns there which directories the run read.
 	OnLoaded func(*Loaded)
+	// LoadUniverse, when set, loads the Go packages in place of the
+	// run's own load (goload.LoadWith with the base directory as dir):
+	// codegen watch serves them from the packages it keeps between runs
+	// (goload.Session). The run then starts no load during discovery.
+	LoadUniverse func(dir string, importPaths []string, opts goload.Options) (*goload.Universe, error)
 }
 
 // ErrInput is returned (wrapped) by a step that found errors in the input:
@@ -312,7 +317,7 @@ func (r *Run) Strict() bool { return r.strict }
 // finishes it (or, when it cannot serve, as with compatibility edits to
 // load from memory, loads anew).
 func (r *Run) startLoad(baseDir string, fset *token.FileSet, importPaths []string) {
-	if r.Options.Stages&(PartialSchemas|SchemaPatch) != 0 {
+	if r.Options.Stages&(PartialSchemas|SchemaPatch) != 0 && r.Options.LoadUniverse == nil {
 		r.pending = goload.Start(baseDir, fset, importPaths)
 	}
 }
@@ -406,7 +411,9 @@ func (l *Loaded) load() error {
 		opts := goload.Options{Overlay: l.Overlay, Fset: d.Fset, Parsed: parsed}
 		var u *goload.Universe
 		var err error
-		if r.pending != nil {
+		if r.Options.LoadUniverse != nil {
+			u, err = r.Options.LoadUniverse(d.BaseDir, paths, opts)
+		} else if r.pending != nil {
 			u, err = r.pending.Finish(paths, opts)
 			r.pending = nil
 		} else {

@@ -88,7 +88,7 @@ func benchSaves(b *testing.B, dir, file string, full bool) {
 
 // toggleDoc edits the description of the first field of the first struct
 // of a Go file, or undoes that edit, saving by rename.
-func toggleDoc(b *testing.B, p string) {
+func toggleDoc(b testing.TB, p string) {
 	data, err := os.ReadFile(p)
 	if err != nil {
 		b.Fatal(err)

@@ -34,7 +34,13 @@
 // other roots load (enumFromConstants), when per-gate pages cover every
 // group-version (featureGateDocs), after a failed cycle, or for any other
 // input; a restricted cycle that fails runs again in full, so its errors
-// are a full run's. What is not incremental: each cycle lists the
-// selected packages with the go command again and parses and type-checks
-// them again; see docs/watch.md.
+// are a full run's. The loaded Go packages are kept between cycles
+// (goload.Session, through pipeline.Options.LoadUniverse): a cycle after
+// saves to Go files lists no package with the go command unless a file
+// was added, deleted or renamed or a file's header (build constraints,
+// package clause, imports) changed, and parses and type-checks again only
+// the changed packages and their importers. A full cycle other than
+// --full's, and any cycle after a failed one, loads afresh. What is not
+// incremental: the stages regenerate every CRD of the selected
+// group-versions; see docs/watch.md.
 package watch

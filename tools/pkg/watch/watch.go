@@ -16,6 +16,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
@@ -68,6 +69,12 @@ type Report struct {
 	// Duration is the wall time from the start of the cycle to its files
 	// being on disk.
 	Duration time.Duration
+	// PackagesKept says the cycle used the Go packages kept from the
+	// previous cycles without listing them with the go command;
+	// PackagesInvalidated is how many of them it parsed and
+	// type-checked again (the changed packages and their importers).
+	PackagesKept        bool
+	PackagesInvalidated int
 }
 
 // Watcher watches one tree. Its methods must not be called concurrently.
@@ -89,6 +96,10 @@ type Watcher struct {
 	cycles int
 	// payloadDir, moduleDir are known once a run discovered the tree.
 	payloadDir, moduleDir string
+	// session keeps the loaded Go packages between cycles; unseen are the
+	// changed Go files it has not been told about yet.
+	session *goload.Session
+	unseen  []string
 }
 
 // New returns a watcher of the tree at baseDir. Close it when done.
@@ -113,7 +124,8 @@ func New(baseDir string, opts Options) (*Watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("watch: %w", err)
 	}
-	w := &Watcher{opts: opts, base: base, fsw: fsw, watched: map[string]bool{}, seen: map[string][32]byte{}, full: true}
+	w := &Watcher{opts: opts, base: base, fsw: fsw, watched: map[string]bool{}, seen: map[string][32]byte{}, full: true,
+		session: goload.NewSession(base)}
 	if err := w.watchTree(base); err != nil {
 		fsw.Close()
 		return nil, err
@@ -128,8 +140,10 @@ func (w *Watcher) Close() error { return w.fsw.Close() }
 // ctx is done. It returns nil when ctx ends it, or an error of the
 // file-notification machinery.
 func (w *Watcher) Run(ctx context.Context) error {
-	w.Cycle(nil)
+	// Seed before the first cycle, not after: a save made while it runs
+	// (or right after it reports) must differ from what was seen.
 	w.seed()
+	w.Cycle(nil)
 	pending := map[string]bool{}
 	var timer *time.Timer
 	var fire <-chan time.Time
@@ -271,6 +285,12 @@ func (w *Watcher) Cycle(changed []string) Report {
 	for _, p := range changed {
 		rep.Changed = append(rep.Changed, tree.Rel(w.base, p))
 	}
+	fresh := w.full || !w.keepsPackages(changed)
+	for _, p := range changed {
+		if w.relevant(p) == goSource {
+			w.unseen = append(w.unseen, p)
+		}
+	}
 	scope, full := w.scope(changed)
 	if !full && len(scope) == 0 {
 		// Nothing that a selected group-version reads changed.
@@ -279,13 +299,14 @@ func (w *Watcher) Cycle(changed []string) Report {
 		w.report(rep)
 		return rep
 	}
-	r, err := w.generate(scope)
+	r, err := w.generate(scope, fresh)
 	if err != nil && !full {
 		// A restricted run found errors: run in full, so that what is
 		// reported is what a one-shot run reports.
 		scope = nil
-		r, err = w.generate(nil)
+		r, err = w.generate(nil, true)
 	}
+	rep.PackagesKept, rep.PackagesInvalidated = r.kept, r.invalidated
 	if !full {
 		rep.Scope = scope
 	}
@@ -319,14 +340,52 @@ func (w *Watcher) report(rep Report) {
 type cycleRun struct {
 	run              *pipeline.Run
 	written, removed int
+	// kept says the run's packages came from the session's kept ones,
+	// invalidated how many of them it loaded again.
+	kept        bool
+	invalidated int
+}
+
+// keepsPackages says whether the loaded Go packages may be kept across
+// changed: Go files (the session decides for each whether the go command
+// must list the packages again), overrides and payload files, which no
+// package load reads.
+func (w *Watcher) keepsPackages(changed []string) bool {
+	for _, p := range changed {
+		switch w.relevant(p) {
+		case goSource, override, payloadFile:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // generate runs the pipeline, restricted to scope when not nil, holding
 // the write lock from the start of the generation to the end of the
-// write, and writes the changes.
-func (w *Watcher) generate(scope []string) (cycleRun, error) {
+// write, and writes the changes. Its Go packages come from the session:
+// listed and loaded afresh when fresh, else the kept ones with those the
+// changed files invalidate loaded again.
+func (w *Watcher) generate(scope []string, fresh bool) (out cycleRun, err error) {
 	r := w.opts.NewRun()
-	out := cycleRun{run: r}
+	out.run = r
+	defer func() {
+		if err != nil {
+			// A failed run may leave packages half-indexed.
+			w.session.Forget()
+		}
+	}()
+	r.Options.LoadUniverse = func(_ string, paths []string, opts goload.Options) (*goload.Universe, error) {
+		u, kept, err := w.session.Universe(paths, w.unseen, fresh, opts)
+		if err != nil {
+			return nil, err
+		}
+		w.unseen = nil
+		if kept {
+			out.kept, out.invalidated = true, w.session.Invalidated
+		}
+		return u, nil
+	}
 	lock, err := pipeline.LockWrites(w.base, w.opts.Out)
 	if err != nil {
 		r.Problems.AddError(err)
@@ -398,6 +457,9 @@ func (w *Watcher) print(rep Report, r *pipeline.Run) {
 		if len(rep.Scope) == 0 {
 			scope = " [no group-version selected reads it]"
 		}
+	}
+	if rep.PackagesKept {
+		scope += fmt.Sprintf(" (Go packages kept, %d loaded again)", rep.PackagesInvalidated)
 	}
 	result := fmt.Sprintf("%d written, %d removed", rep.Written, rep.Removed)
 	if rep.Err != nil {

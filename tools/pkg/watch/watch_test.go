@@ -105,6 +105,7 @@ type edit func(t testing.TB, dir string, rng *rand.Rand) ([]string, string)
 const (
 	stableTypes  = "example/v1/types_stable.go"
 	alphaTypes   = "example/v1alpha1/types_notstable.go"
+	addedFile    = "example/v1/types_added.go"
 	overrideFile = "example/v1/manual-override-crd-manifests/stableconfigtypes.example.openshift.io/AAA_ungated.yaml"
 )
 
@@ -195,6 +196,24 @@ var edits = map[string]edit{
 		}
 		return replace(t, dir, stableTypes, "on every cluster", "on every single cluster"), "edit a doc comment"
 	},
+	"change the imports": func(t testing.TB, dir string, rng *rand.Rand) ([]string, string) {
+		const imp = "\t_ \"k8s.io/apimachinery/pkg/util/intstr\"\n"
+		if contains(t, dir, stableTypes, imp) {
+			return replace(t, dir, stableTypes, imp, ""), "remove an import"
+		}
+		return replace(t, dir, stableTypes, "import (\n", "import (\n"+imp), "add an import"
+	},
+	"add or delete a file": func(t testing.TB, dir string, rng *rand.Rand) ([]string, string) {
+		p := filepath.Join(dir, addedFile)
+		if _, err := os.Stat(p); err == nil {
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+			return []string{p}, "delete " + addedFile
+		}
+		writeFile(t, p, "package v1\n\n// AddedByEdit is declared in a file an edit added.\ntype AddedByEdit struct {\n\t// name names it.\n\tName string `json:\"name\"`\n}\n")
+		return []string{p}, "add " + addedFile
+	},
 	"touch an override": func(t testing.TB, dir string, rng *rand.Rand) ([]string, string) {
 		p := filepath.Join(dir, overrideFile)
 		now := time.Now()
@@ -214,7 +233,8 @@ var edits = map[string]edit{
 // TestCyclesMatchOneShotRuns is the property test of issue 28: after
 // every cycle of a random sequence of edits (fields, gate markers, enum
 // values, CEL rules, a type renamed, a syntax error and its fix, an
-// override touched or edited), the watched tree is byte-identical to the
+// override touched or edited, an import added or removed, a Go file added
+// or deleted), the watched tree is byte-identical to the
 // tree a one-shot crd-manifests run produces from scratch on a copy of its
 // sources; a cycle with errors writes nothing and the one-shot run fails
 // too. GATEDCRD_WATCH_STEPS sets the number of edits (default 8),
@@ -243,7 +263,7 @@ func TestCyclesMatchOneShotRuns(t *testing.T) {
 				names = append(names, n)
 			}
 			slices.Sort(names)
-			partial := 0
+			partial, kept := 0, 0
 			for step := range steps {
 				var changed []string
 				var what string
@@ -257,9 +277,12 @@ func TestCyclesMatchOneShotRuns(t *testing.T) {
 				before := testtree.Snapshot(t, dir)
 				rep := w.Cycle(w.changedOf(setOf(changed)))
 				want, oneShotErr := oneShot(t, dir)
-				label := fmt.Sprintf("step %d (%s; cycle scope %v)", step, what, rep.Scope)
+				label := fmt.Sprintf("step %d (%s; cycle scope %v, packages kept %v)", step, what, rep.Scope, rep.PackagesKept)
 				if rep.Scope != nil {
 					partial++
+				}
+				if rep.PackagesKept {
+					kept++
 				}
 				switch {
 				case broken:
@@ -288,6 +311,10 @@ func TestCyclesMatchOneShotRuns(t *testing.T) {
 			if !config && steps >= 8 && partial == 0 {
 				t.Error("no cycle was restricted to the group-versions a change concerns")
 			}
+			if steps >= 8 && kept == 0 {
+				t.Error("no cycle kept the loaded Go packages")
+			}
+			t.Logf("%d of %d edits regenerated part of the tree, %d kept the Go packages", partial, steps, kept)
 		})
 	}
 }

@@ -1,0 +1,309 @@
+package goload
+
+import (
+	"crypto/sha256"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"golang.org/x/tools/go/packages"
+	"sigs.k8s.io/controller-tools/pkg/loader"
+
+	"github.com/gatedcrd/gatedcrd/internal/workers"
+)
+
+// Session keeps a loaded package universe between runs, for codegen
+// watch: a run after a save lists the packages with the go command again
+// only when it must, and parses and type-checks again only the packages
+// whose files changed and the packages that import them, transitively.
+//
+// What it keeps is the package graph of one go command listing, of every
+// root a run asked for so far, with the state controller-tools' loader
+// caches on each package (syntax, types, type information, errors). A
+// package whose Go files changed is invalidated with every package that
+// imports it, transitively: its syntax, types and type information are
+// dropped (its files leave the file set), its errors are reset to the go
+// command's and its compiled files to the listed ones, so that the loader
+// parses and checks it again, lazily, exactly as in a fresh load. Nothing
+// a kept package holds refers to an invalidated one, because the
+// invalidated set is closed under importers. Every run gets a Universe of
+// its own (registry, marker collector, type checker, marker lines) over
+// the kept packages, so no per-run cache outlives the run.
+//
+// The go command's listing of a package depends on the names of its files
+// and, for each file, on what comes before its declarations: build
+// constraints, the package clause and the imports (the header). A change
+// that adds, removes or renames a Go file, changes a header, concerns a
+// file the listing did not compile, or a package the universe does not
+// hold makes the session load afresh, as does an overlay (compatibility
+// lines) or a root it does not hold.
+//
+// A Session is not safe for concurrent use, and the universes it returns
+// share packages: use one at a time, and call Forget after a run that
+// failed part-way (its packages may be half-indexed).
+type Session struct {
+	dir  string
+	all  *Universe
+	list map[*loader.Package]listed
+	// headers hashes the header of every Go file of a package below the
+	// module directory, as of the last load or reset.
+	headers   map[string][32]byte
+	moduleDir string
+	// known are the roots of the last load.
+	known []string
+	// Fresh counts the loads that listed packages with the go command;
+	// Reused the universes served from kept packages.
+	Fresh, Reused int
+	// Invalidated counts the packages the last reuse invalidated.
+	Invalidated int
+}
+
+// listed is what the go command said about one package.
+type listed struct {
+	errors   []packages.Error
+	compiled []string
+}
+
+// NewSession returns a session loading with dir as the working directory
+// of the go command.
+func NewSession(dir string) *Session { return &Session{dir: dir} }
+
+// Forget drops the kept universe: the next Universe call loads afresh.
+func (s *Session) Forget() { s.all, s.list, s.headers = nil, nil, nil }
+
+// Universe returns a universe whose roots are importPaths, after changed
+// (absolute paths of Go files) changed since the last call. fresh forces
+// a load with the go command. It reports whether the kept packages
+// served.
+func (s *Session) Universe(importPaths []string, changed []string, fresh bool, opts Options) (*Universe, bool, error) {
+	if !fresh && len(opts.Overlay) == 0 && s.all != nil && s.holdsRoots(importPaths) {
+		if dirty, ok := s.dirty(changed); ok {
+			s.invalidate(dirty)
+			s.Reused++
+			return s.view(importPaths), true, nil
+		}
+	}
+	s.Forget()
+	if len(opts.Overlay) > 0 {
+		// Sources edited in memory (compatibility lines): nothing to keep.
+		u, err := LoadWith(s.dir, importPaths, opts)
+		if err == nil {
+			s.Fresh++
+		}
+		return u, false, err
+	}
+	// Load every root asked for so far, so that the next runs, whatever
+	// roots they select, find them kept.
+	paths := slices.Clone(importPaths)
+	for _, p := range s.known {
+		if !slices.Contains(paths, p) {
+			paths = append(paths, p)
+		}
+	}
+	u, err := s.load(paths, opts)
+	if err != nil && len(paths) > len(importPaths) {
+		paths = slices.Clone(importPaths)
+		u, err = s.load(paths, opts)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	s.known = paths
+	s.Fresh++
+	s.all = u
+	s.headers = map[string][32]byte{}
+	s.moduleDir = moduleDirOf(s.dir)
+	s.hashHeaders(s.moduleFiles(nil))
+	return s.view(importPaths), false, nil
+}
+
+// load is LoadWith, remembering the go command's errors and compiled
+// files of every package.
+func (s *Session) load(importPaths []string, opts Options) (*Universe, error) {
+	u, err := newUniverse(opts.Fset)
+	if err != nil {
+		return nil, err
+	}
+	if len(importPaths) == 0 {
+		return u, nil
+	}
+	u.loads++
+	roots, err := loader.LoadRootsWithConfig(packagesConfig(s.dir, u.Fset, opts.Overlay), importPaths...)
+	if err != nil {
+		return nil, err
+	}
+	s.list = map[*loader.Package]listed{}
+	eachPackage(roots, func(p *loader.Package) {
+		s.list[p] = listed{errors: slices.Clone(p.Errors), compiled: slices.Clone(p.CompiledGoFiles)}
+	})
+	leaveOutInert(roots, opts.Overlay)
+	if err := u.adopt(roots, importPaths, opts); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// view returns a universe of its own over the kept packages, with the
+// roots importPaths.
+func (s *Session) view(importPaths []string) *Universe {
+	u, err := newUniverse(s.all.Fset)
+	if err != nil {
+		panic(err) // the registry registered once already
+	}
+	for _, p := range importPaths {
+		r := s.all.byPath[p]
+		u.Roots = append(u.Roots, r)
+		u.byPath[p] = r
+	}
+	return u
+}
+
+func (s *Session) holdsRoots(importPaths []string) bool {
+	for _, p := range importPaths {
+		if _, ok := s.all.byPath[p]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// dirty returns the packages to invalidate after changed: the packages
+// holding the changed files and their importers, transitively; false when
+// the change needs a new listing.
+func (s *Session) dirty(changed []string) (map[*loader.Package]bool, bool) {
+	byFile := map[string]*loader.Package{}
+	importers := map[*loader.Package][]*loader.Package{}
+	s.all.eachPackage(func(p *loader.Package) {
+		for _, f := range s.list[p].compiled {
+			byFile[f] = p
+		}
+		for _, imp := range p.Imports() {
+			importers[imp] = append(importers[imp], p)
+		}
+	})
+	dirty := map[*loader.Package]bool{}
+	var mark func(p *loader.Package)
+	mark = func(p *loader.Package) {
+		if dirty[p] {
+			return
+		}
+		dirty[p] = true
+		for _, q := range importers[p] {
+			mark(q)
+		}
+	}
+	for _, f := range changed {
+		p, ok := byFile[f]
+		old, known := s.headers[f]
+		if !ok || !known {
+			return nil, false // a new file, or one the listing does not compile
+		}
+		h, ok := header(f)
+		if !ok || h != old {
+			return nil, false
+		}
+		mark(p)
+	}
+	return dirty, true
+}
+
+// invalidate resets every package of dirty to its state right after the
+// go command listed it.
+func (s *Session) invalidate(dirty map[*loader.Package]bool) {
+	pkgs := make([]*loader.Package, 0, len(dirty))
+	for p := range dirty {
+		for _, f := range p.Syntax {
+			if tf := s.all.Fset.File(f.Pos()); tf != nil {
+				s.all.Fset.RemoveFile(tf)
+			}
+		}
+		l := s.list[p]
+		p.Syntax, p.Types, p.TypesInfo, p.IllTyped = nil, nil, nil, false
+		p.Errors = slices.Clone(l.errors)
+		p.CompiledGoFiles = slices.Clone(l.compiled)
+		pkgs = append(pkgs, p)
+	}
+	leaveOutInertIn(pkgs, nil)
+	s.hashHeaders(s.moduleFiles(dirty))
+	s.Invalidated = len(pkgs)
+}
+
+// moduleFiles returns the listed Go files of the packages (all when
+// pkgs is nil) that lie in the module directory.
+func (s *Session) moduleFiles(pkgs map[*loader.Package]bool) []string {
+	var out []string
+	if s.moduleDir == "" {
+		return nil
+	}
+	for p, l := range s.list {
+		if pkgs != nil && !pkgs[p] {
+			continue
+		}
+		for _, f := range l.compiled {
+			if within(s.moduleDir, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+func (s *Session) hashHeaders(files []string) {
+	sums := make([][32]byte, len(files))
+	ok := make([]bool, len(files))
+	workers.Each(len(files), func(i int) { sums[i], ok[i] = header(files[i]) })
+	for i, f := range files {
+		if ok[i] {
+			s.headers[f] = sums[i]
+		} else {
+			delete(s.headers, f)
+		}
+	}
+}
+
+// header hashes what of a Go file decides the go command's listing: the
+// text up to the end of its package clause and imports (build
+// constraints, package name, imports).
+func header(file string) ([32]byte, bool) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return [32]byte{}, false
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.ImportsOnly|parser.ParseComments)
+	if err != nil {
+		return [32]byte{}, false
+	}
+	end := f.Name.End()
+	for _, d := range f.Decls {
+		end = max(end, d.End())
+	}
+	n := min(int(end)-1, len(src)) // the file's base is 1
+	return sha256.Sum256(src[:n]), true
+}
+
+// moduleDirOf returns the nearest directory at or above dir with a
+// go.mod, or "".
+func moduleDirOf(dir string) string {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(d); err == nil {
+		d = real
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+		d = filepath.Dir(d)
+	}
+}
+
+func within(dir, p string) bool {
+	return p == dir || len(p) > len(dir) && p[:len(dir)] == dir && p[len(dir)] == filepath.Separator
+}
