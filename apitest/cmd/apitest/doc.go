@@ -3,14 +3,33 @@
 // the repository targets:
 //
 //	go run github.com/gatedcrd/gatedcrd/apitest/cmd/apitest --base-dir DIR \
-//		[--payload-dir DIR] [--kube-version 1.32] [--run REGEX] [--junit FILE]
+//		[--payload-dir DIR] [--kube-version 1.32|1.31,1.36|1.30-1.37] [--run REGEX] [--junit FILE]
 //
-// It finds every suite below --base-dir (<version-dir>/tests/<crd
-// name>/*.yaml), matches each with the generated CRD files of its version
-// directory by the FeatureGates the files were generated for (read from
-// --payload-dir, by default <base-dir>/payload-manifests/featuregates),
+// It finds every suite below --base-dir (<dir>/tests/<crd name>/*.yaml,
+// at any depth, any .yaml name such as *.testsuite.yaml), matches each
+// with the generated CRD files of <dir>/zz_generated.crd-manifests by the
+// FeatureGates the files were generated for (read from --payload-dir, by
+// default <base-dir>/payload-manifests/featuregates, else the nearest
+// payload-manifests/featuregates or featuregates beside or above <dir>),
 // and runs it against each matched file, exactly as the Go library does
 // (package suite).
+//
+// # Several Kubernetes versions
+//
+// --kube-version takes a list or a range (1.31,1.36; 1.30-1.37), and
+// kubeVersions of .gatedcrd.yaml gives the repository's default. The
+// suites are parsed and planned once; each version runs its own server
+// (the linked one in this process, the others as their programs), as
+// many at once as versionLimit allows (one per core, at least two, and
+// about 1 GiB of available memory each) or --kube-parallel says. Each
+// pair's line starts with its version, a table of suite files × versions
+// with passed/failed counts closes the run, the last line counts every
+// version, and every JUnit testsuite carries its version (property
+// kubeVersion; its name starts with the version). A skip list entry
+// applies to the versions its kubeVersions names. A version whose server
+// cannot be built or started is one failure; the others still run.
+// --build-only builds the programs and prints the time and size of each,
+// for a CI step that fills the cache.
 //
 // # Kubernetes version
 //
@@ -55,6 +74,12 @@
 // "N passed, M failed", counting tests. The exit status is 0 when every
 // test passed, 1 when some failed or nothing ran, 2 for a wrong command
 // line. --junit also writes the results as JUnit XML.
+//
+// The API server's warnings (a Warning header, such as unknown field
+// "spec.x" for a field the schema prunes) are kept with the test whose
+// request received them: shown under a failing test, under every test with
+// -v, in the JUnit system-out, and counted before the last line; client-go
+// would otherwise log each through klog, between the progress lines.
 //
 // # Defects and skips
 //

@@ -6,12 +6,17 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gatedcrd/gatedcrd/apitest/kubeversion"
 )
 
 // The JUnit XML schema as CI dashboards (Jenkins, GitLab, Prow's
-// Spyglass) read it: one testsuite per (suite, CRD file) pair, one
-// testcase per test, a failure element holding the messages of a failed
-// test.
+// Spyglass) read it: one testsuite per (suite, CRD file) pair and
+// Kubernetes version, one testcase per test, a failure element holding
+// the messages of a failed test. In a run on several versions the
+// testsuite's name starts with the version, so that names stay unique;
+// every testsuite of a pair carries its version as the property
+// kubeVersion.
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
 	Name     string       `xml:"name,attr"`
@@ -23,12 +28,20 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Time     string      `xml:"time,attr"`
-	Cases    []junitCase `xml:"testcase"`
+	Name     string `xml:"name,attr"`
+	Tests    int    `xml:"tests,attr"`
+	Failures int    `xml:"failures,attr"`
+	Skipped  int    `xml:"skipped,attr"`
+	Time     string `xml:"time,attr"`
+	// Properties carry the Kubernetes version the pair ran on
+	// (kubeVersion) and the apiextensions-apiserver release of its server.
+	Properties []junitProperty `xml:"properties>property,omitempty"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
 }
 
 type junitCase struct {
@@ -66,13 +79,24 @@ func (r *report) writeJUnit(path string, elapsed time.Duration) error {
 		doc.Suites = append(doc.Suites, s)
 	}
 	for _, g := range r.groups {
-		s := junitSuite{Name: g.name, Time: seconds(g.duration)}
+		name := g.label(r.matrix)
+		s := junitSuite{Name: name, Time: seconds(g.duration)}
+		if g.version != "" {
+			s.Properties = append(s.Properties, junitProperty{Name: "kubeVersion", Value: g.version})
+			if v, err := kubeversion.Lookup(g.version); err == nil {
+				s.Properties = append(s.Properties, junitProperty{Name: "k8s.io/apiextensions-apiserver", Value: v.APIExtensions})
+			}
+		}
 		if len(g.tests) == 0 {
-			s.Cases = append(s.Cases, junitCase{Name: "install", Classname: g.name, Time: seconds(g.duration), Failure: failure(g.errors)})
+			s.Cases = append(s.Cases, junitCase{Name: "install", Classname: name, Time: seconds(g.duration), Failure: failure(g.errors)})
 		}
 		for _, t := range g.tests {
-			c := junitCase{Name: t.name, Classname: g.name, Time: seconds(t.duration),
-				Failure: failure(t.errors), SystemOut: strings.Join(t.logs, "\n")}
+			out := t.logs
+			for _, w := range t.warnings {
+				out = append(out, "warning: "+w)
+			}
+			c := junitCase{Name: t.name, Classname: name, Time: seconds(t.duration),
+				Failure: failure(t.errors), SystemOut: strings.Join(out, "\n")}
 			if t.skipped != "" {
 				c.Skipped = &junitSkipped{Message: t.skipped}
 			}

@@ -8,9 +8,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -20,6 +20,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/features/payload"
 	"github.com/gatedcrd/gatedcrd/internal/kubetarget"
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
+	"github.com/gatedcrd/gatedcrd/internal/workers"
 )
 
 func main() {
@@ -47,7 +48,22 @@ type config struct {
 	strict   bool
 	skip     *skipList // nil without --skip
 	skipPath string
+
+	// versions are the releases of a run on several versions (a list or
+	// range of --kube-version, or kubeVersions of the configuration),
+	// oldest first; nil for a run on one (version).
+	versions []kubeversion.Version
+	// skips are the skip lists of each release of versions, by minor.
+	skips map[string]*skipList
+	// kubeParallel bounds how many versions run at once; 0 decides by
+	// cores and memory (versionLimit).
+	kubeParallel int
+	// buildOnly builds the server programs and runs nothing.
+	buildOnly bool
 }
+
+// matrix reports whether the run is on several Kubernetes versions.
+func (c *config) matrix() bool { return len(c.versions) > 1 }
 
 // Exit statuses: everything passed, some test failed (or could not run),
 // the command line or the configuration is wrong.
@@ -66,12 +82,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "apitest: %v\n", err)
 		return exitUsage
 	}
+	// Several servers report at once: every write is one whole line or
+	// one whole pair.
+	stdout = &lockedWriter{w: stdout}
+	if cfg.buildOnly {
+		return buildOnly(ctx, cfg, stdout)
+	}
+	routeWarnings()
 	start := time.Now()
 	fmt.Fprintln(stdout, cfg.versionLine())
 	if cfg.fallback != "" {
 		fmt.Fprintf(stdout, "warning: %s\n", indentTail(cfg.fallbackWarning()))
 	}
 	rep, root := newReport(ctx, stdout, cfg.verbose)
+	rep.matrix, rep.baseDir = cfg.matrix(), cfg.baseDir
 
 	plan, err := suite.Prepare(suite.Options{BaseDir: cfg.baseDir, PayloadDir: cfg.payloadDir, Era: cfg.era, Strict: cfg.strict})
 	for _, e := range suite.Flatten(err) {
@@ -88,13 +112,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		plan = plan.Filter(cfg.filter.MatchString)
 	}
 	if plan != nil && plan.Tests() > 0 {
-		fmt.Fprintf(stdout, "apitest: %d suites, %d (suite × CRD file) pairs, %d tests, in %d batches\n",
-			countSuites(plan), plan.Suites(), plan.Tests(), len(plan.Batches))
-		if srv := startServer(ctx, cfg, root, stdout); srv != nil {
+		fmt.Fprintf(stdout, "apitest: %d suites, %d (suite × CRD file) pairs, %d tests, in %d batches%s\n",
+			countSuites(plan), plan.Suites(), plan.Tests(), len(plan.Batches), cfg.matrixNote())
+		if cfg.matrix() {
+			runMatrix(ctx, cfg, plan, rep, stdout)
+		} else if srv := startServer(ctx, cfg, root, stdout); srv != nil {
 			if cfg.fallback != "" {
 				stale() // the skip list of the release the tests run on
 			}
-			runTests(cfg, plan, srv, root, stdout)
+			runTests(cfg, cfg.version, cfg.skip, plan, srv, rep.root(cfg.version.Minor), stdout)
 		}
 	}
 
@@ -104,6 +130,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			root.Errorf("writing the JUnit file: %v", err)
 		}
 	}
+	if cfg.matrix() {
+		io.WriteString(stdout, rep.table(cfg.minors()))
+	}
 	passed, failed, skipped := rep.summary()
 	fmt.Fprintf(stdout, "apitest: finished in %v; peak RSS %s\n", elapsed.Round(time.Millisecond), peakMemory())
 	if cfg.fallback != "" {
@@ -111,13 +140,52 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			cfg.version.Minor, cfg.target.Minor, cfg.target.Reason, cfg.fallback)
 	}
 	if skipped > 0 {
-		fmt.Fprintf(stdout, "apitest: %d tests skipped by %s\n", skipped, cfg.skip.path)
+		fmt.Fprintf(stdout, "apitest: %d tests skipped by %s\n", skipped, cfg.skipPath)
+	}
+	if w := rep.warningSummary(); w != "" {
+		fmt.Fprintln(stdout, w)
 	}
 	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
 	if failed > 0 || passed == 0 {
 		return exitFailed
 	}
 	return exitPassed
+}
+
+// lockedWriter serialises writes: each Write reaches the output whole.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// runMatrix runs the plan on every version of cfg.versions, each on a
+// server of its own, as many at once as versionLimit allows.
+func runMatrix(ctx context.Context, cfg *config, plan *suite.Plan, rep *report, stdout io.Writer) {
+	limit, why := cfg.kubeParallel, "--kube-parallel"
+	if limit <= 0 {
+		limit, why = versionLimit(len(cfg.versions))
+	}
+	limit = min(limit, len(cfg.versions))
+	fmt.Fprintf(stdout, "apitest: %d Kubernetes versions, %d at a time (%s)\n", len(cfg.versions), limit, why)
+	workers.EachLimit(limit, len(cfg.versions), func(i int) {
+		v := cfg.versions[i]
+		root := rep.root(v.Minor)
+		begin := time.Now()
+		opts := kubeversion.Options{BuildOptions: kubeversion.BuildOptions{Progress: stdout}}
+		srv, err := startAPIServer(ctx, v, opts)
+		if err != nil {
+			root.Errorf("starting the API server of Kubernetes %s: %v", v.Minor, err)
+			return
+		}
+		fmt.Fprintf(stdout, "apitest: API server of Kubernetes %s ready in %v\n", v.Minor, time.Since(begin).Round(time.Millisecond))
+		runTests(cfg, v, cfg.skips[v.Minor], plan, srv, root, stdout)
+	})
 }
 
 // staleReporter returns a function that fails the run for every test the
@@ -127,10 +195,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func staleReporter(cfg *config, plan *suite.Plan, root *node) func() {
 	reported := map[string]bool{}
 	return func() {
-		for _, e := range cfg.skip.stale(cfg.baseDir, plan) {
-			if msg := e.Error(); !reported[msg] {
-				reported[msg] = true
-				root.Errorf("%s", msg)
+		for _, list := range cfg.skipLists() {
+			for _, e := range list.stale(cfg.baseDir, plan) {
+				if msg := e.Error(); !reported[msg] {
+					reported[msg] = true
+					root.Errorf("%s", msg)
+				}
 			}
 		}
 	}
@@ -168,16 +238,24 @@ func startServer(ctx context.Context, cfg *config, root *node, stdout io.Writer)
 	return srv
 }
 
-// runTests runs the plan on a started server and stops it. The time the
-// tests took, server start and build excluded, is printed.
-func runTests(cfg *config, plan *suite.Plan, srv *server.Server, root *node, stdout io.Writer) {
+// runTests runs the plan on a started server of version v, reporting to
+// root, and stops it. The time the tests took, server start and build
+// excluded, is printed.
+func runTests(cfg *config, v kubeversion.Version, skip *skipList, plan *suite.Plan, srv *server.Server, root *node, stdout io.Writer) {
 	start := time.Now()
 	opts := suite.Options{Server: srv, Parallel: cfg.parallel}
-	if cfg.skip != nil {
-		opts.Skip = func(s *suite.Suite, kind, test string) string { return cfg.skip.reason(cfg.baseDir, s, kind, test) }
+	if cfg.filter != nil {
+		opts.Filter = cfg.filter.MatchString // the tests of a kept pair, too
+	}
+	if skip != nil {
+		opts.Skip = func(s *suite.Suite, kind, test string) string { return skip.reason(cfg.baseDir, s, kind, test) }
 	}
 	suite.RunPlan(root, plan, opts)
-	fmt.Fprintf(stdout, "apitest: tests ran in %v\n", time.Since(start).Round(time.Millisecond))
+	if cfg.matrix() {
+		fmt.Fprintf(stdout, "apitest: tests on Kubernetes %s ran in %v\n", v.Minor, time.Since(start).Round(time.Millisecond))
+	} else {
+		fmt.Fprintf(stdout, "apitest: tests ran in %v\n", time.Since(start).Round(time.Millisecond))
+	}
 	if err := srv.Stop(); err != nil {
 		root.Errorf("stopping the API server: %v", err)
 	}
@@ -199,13 +277,14 @@ func countSuites(plan *suite.Plan) int {
 const usage = `usage: apitest [flags]
 
 Runs the API test suites of a tree of generated CRDs (every
-<group>/<version>/tests/<crd name>/*.yaml below --base-dir) against the
-generated CRD files they match, on a real API server of the chosen
-Kubernetes version. Progress and failures go to standard output; the last
-line reads "N passed, M failed". The exit status is 0 only if every test
-passed, 2 for a wrong command line or configuration.
+<dir>/tests/<crd name>/*.yaml below --base-dir, against the CRD files of
+<dir>/zz_generated.crd-manifests) on a real API server of the chosen
+Kubernetes version, or of each of several versions. Progress and failures
+go to standard output; the last line reads "N passed, M failed", over all
+versions. The exit status is 0 only if every test passed, 2 for a wrong
+command line or configuration.
 
-Kubernetes version: --kube-version, else kubeVersion of
+Kubernetes version: --kube-version, else kubeVersions, else kubeVersion of
 <base-dir>/.gatedcrd.yaml, else the minor of k8s.io/apimachinery (else
 k8s.io/api) in the go.mod governing --base-dir (v0.35.1 runs on 1.35),
 else the release apitest links (` + kubeversion.Linked + `, in this process). The first line
@@ -214,14 +293,27 @@ supported, or whose server cannot be built or started, is an error; an
 inferred one is a warning, and the tests then run on ` + kubeversion.Linked + ` instead, as the
 output says.
 
+Several versions (--kube-version 1.31,1.36 or 1.30-1.37, or kubeVersions):
+the suites are read and planned once and run on a server per version,
+several versions at once (--kube-parallel); each pair's line starts with
+its version, and a table of suite files × versions closes the run.
+--build-only builds the server programs of the versions and runs nothing.
+
 Payload: the FeatureGate manifests of --payload-dir decide which gates
-each CRD file has. When none of them carries
+each CRD file has (default <base-dir>/payload-manifests/featuregates, else
+for the suites of each directory the nearest payload-manifests/featuregates
+or featuregates holding featureGate-*.yaml, beside it or above it up to the
+module root). When none of them carries
 release.openshift.io/major-version (the format before February 2026, as
 operator repositories still ship it), the gates of a ClusterProfile and
 feature set are those of the file named
 featureGate-<Profile>-<FeatureSet>.yaml, whatever its annotations say, and
 there are no major versions. referenceEra in .gatedcrd.yaml forces a
 format instead of detecting it.
+
+API warnings (such as unknown fields) are kept with their test: shown
+under a failing test, under every test with -v, and counted before the
+last line.
 
 Flags:
 `
@@ -234,8 +326,10 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		flags.PrintDefaults()
 	}
 	baseDir := flags.String("base-dir", ".", "the API tree: suites below it, its generated CRD files next to them")
-	payloadDir := flags.String("payload-dir", "", "the payload FeatureGate manifests (default <base-dir>/payload-manifests/featuregates)")
-	kubeVersion := flags.String("kube-version", "", "the Kubernetes minor to run on, e.g. 1.32 (default: kubeVersion of <base-dir>/.gatedcrd.yaml, else inferred from the go.mod governing --base-dir, else "+kubeversion.Linked+")")
+	payloadDir := flags.String("payload-dir", "", "the payload FeatureGate manifests (default <base-dir>/payload-manifests/featuregates, else for each directory of suites the nearest payload-manifests/featuregates or featuregates beside or above it)")
+	kubeVersion := flags.String("kube-version", "", "the Kubernetes minor to run on, e.g. 1.32, or several: a list 1.31,1.36 or a range 1.30-1.37, each on a server of its own (default: kubeVersions, else kubeVersion of <base-dir>/.gatedcrd.yaml, else inferred from the go.mod governing --base-dir, else "+kubeversion.Linked+")")
+	kubeParallel := flags.Int("kube-parallel", 0, "how many Kubernetes versions run at once (default: as many as the cores, at least 2, and the available memory allow)")
+	buildOnly := flags.Bool("build-only", false, "only build the API server programs of the chosen versions (or find them cached), printing the time and size of each; runs no test")
 	filter := flags.String("run", "", "run only the tests whose full name (pair/onCreate|onUpdate/test) matches this regular expression")
 	junit := flags.String("junit", "", "also write the results as JUnit XML to this file")
 	parallel := flags.Int("parallel", 4, "how many (suite × CRD file) pairs of different group-versions run at once")
@@ -249,10 +343,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		flags.Usage()
 		return nil, fmt.Errorf("unexpected arguments %q", flags.Args())
 	}
-	cfg := &config{baseDir: *baseDir, payloadDir: *payloadDir, junit: *junit, parallel: *parallel, verbose: *verbose, strict: *strict, skipPath: *skip}
-	if cfg.payloadDir == "" {
-		cfg.payloadDir = filepath.Join(cfg.baseDir, "payload-manifests", "featuregates")
-	}
+	cfg := &config{baseDir: *baseDir, payloadDir: *payloadDir, junit: *junit, parallel: *parallel, verbose: *verbose, strict: *strict, skipPath: *skip,
+		kubeParallel: *kubeParallel, buildOnly: *buildOnly}
 	if *filter != "" {
 		re, err := regexp.Compile(*filter)
 		if err != nil {
@@ -265,21 +357,84 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, err
 	}
 	cfg.era = repo.ReferenceEra
-	if cfg.target, err = kubetarget.Choose("--kube-version", withoutPatch(*kubeVersion), repo, cfg.baseDir, kubeversion.Linked); err != nil {
+	list, reason, err := versionList(*kubeVersion, repo)
+	if err != nil {
 		return nil, err
 	}
-	if cfg.version, err = kubeversion.Lookup(cfg.target.Minor); err != nil {
-		if !cfg.canFallBack() {
-			return nil, fmt.Errorf("%s: %w", cfg.target.Reason, err)
-		}
-		if err := cfg.fallBack("cannot be used: " + err.Error()); err != nil {
+	switch {
+	case len(list) > 1:
+		cfg.versions, cfg.version = list, list[0]
+		cfg.target = kubetarget.Choice{Minor: strings.Join(cfg.minors(), ","), Reason: reason, Explicit: true}
+	case len(list) == 1:
+		cfg.version = list[0]
+		cfg.target = kubetarget.Choice{Minor: list[0].Minor, Reason: reason, Explicit: true}
+	default:
+		if cfg.target, err = kubetarget.Choose("--kube-version", withoutPatch(*kubeVersion), repo, cfg.baseDir, kubeversion.Linked); err != nil {
 			return nil, err
+		}
+		if cfg.version, err = kubeversion.Lookup(cfg.target.Minor); err != nil {
+			if !cfg.canFallBack() {
+				return nil, fmt.Errorf("%s: %w", cfg.target.Reason, err)
+			}
+			if err := cfg.fallBack("cannot be used: " + err.Error()); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if err := cfg.readSkipList(); err != nil {
 		return nil, err
 	}
 	return cfg, nil
+}
+
+// versionList returns the releases of a run on a list or range of them:
+// --kube-version when it holds a list or a range ("1.31,1.36",
+// "1.30-1.37"), else kubeVersions of the configuration when the flag is
+// not given. It returns nil when the release is chosen as for one
+// (kubetarget.Choose). reason says where the list came from. Every
+// release must be supported.
+func versionList(flagValue string, repo repoconfig.Config) (list []kubeversion.Version, reason string, err error) {
+	var minors []repoconfig.KubeVersion
+	switch {
+	case strings.ContainsAny(flagValue, ",-"):
+		reason = "--kube-version"
+		if minors, err = repoconfig.ParseKubeVersions(flagValue); err != nil {
+			return nil, "", fmt.Errorf("%s: %w", reason, err)
+		}
+	case flagValue == "" && repo.KubeVersions.IsSet():
+		reason = fmt.Sprintf("kubeVersions of %s:%d", repo.File, repo.KubeVersions.Line)
+		minors = repo.KubeVersions.Versions
+	default:
+		return nil, "", nil
+	}
+	for _, m := range minors {
+		v, err := kubeversion.Lookup(m.String())
+		if err != nil {
+			return nil, "", fmt.Errorf("%s: %w", reason, err)
+		}
+		list = append(list, v)
+	}
+	return list, reason, nil
+}
+
+// minors returns the releases of the run, oldest first.
+func (c *config) minors() []string {
+	if !c.matrix() {
+		return []string{c.version.Minor}
+	}
+	out := make([]string, len(c.versions))
+	for i, v := range c.versions {
+		out[i] = v.Minor
+	}
+	return out
+}
+
+// matrixNote ends the plan's line in a run on several versions.
+func (c *config) matrixNote() string {
+	if !c.matrix() {
+		return ""
+	}
+	return fmt.Sprintf(", on each of %d Kubernetes versions", len(c.versions))
 }
 
 // withoutPatch drops the patch of "1.32.1": the patch release is fixed per
@@ -291,9 +446,21 @@ func withoutPatch(v string) string {
 	return v
 }
 
-// readSkipList reads --skip, if given, for the release the tests run on.
+// readSkipList reads --skip, if given, for the release the tests run on,
+// or for each release of a run on several.
 func (c *config) readSkipList() error {
 	if c.skipPath == "" {
+		return nil
+	}
+	if c.matrix() {
+		c.skips = map[string]*skipList{}
+		for _, v := range c.versions {
+			list, err := readSkipList(c.skipPath, v.Minor)
+			if err != nil {
+				return fmt.Errorf("--skip: %w", err)
+			}
+			c.skips[v.Minor] = list
+		}
 		return nil
 	}
 	list, err := readSkipList(c.skipPath, c.version.Minor)
@@ -302,6 +469,18 @@ func (c *config) readSkipList() error {
 	}
 	c.skip = list
 	return nil
+}
+
+// skipLists returns the skip lists of the run's releases.
+func (c *config) skipLists() []*skipList {
+	if !c.matrix() {
+		return []*skipList{c.skip}
+	}
+	var out []*skipList
+	for _, v := range c.versions {
+		out = append(out, c.skips[v.Minor])
+	}
+	return out
 }
 
 // canFallBack reports whether the run may fall back to the linked release
@@ -333,6 +512,14 @@ func (c *config) versionLine() string {
 	case c.target.Explicit || c.target.Minor == kubeversion.Linked:
 	default:
 		why += fmt.Sprintf(", inferred: if its server cannot be built or started, apitest warns and runs on %s, the release it links", kubeversion.Linked)
+	}
+	if c.matrix() {
+		releases := make([]string, len(c.versions))
+		for i, v := range c.versions {
+			releases[i] = v.APIExtensions
+		}
+		return fmt.Sprintf("apitest: suites below %s on Kubernetes %s (%s; k8s.io/apiextensions-apiserver %s)",
+			c.baseDir, strings.Join(c.minors(), ", "), why, strings.Join(releases, ", "))
 	}
 	return fmt.Sprintf("apitest: suites below %s on Kubernetes %s (%s; k8s.io/apiextensions-apiserver %s)",
 		c.baseDir, c.version.Minor, why, c.version.APIExtensions)

@@ -123,7 +123,7 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--kube-version", "1.31"}, "unsupported Kubernetes version \"1.31\""},
+		{[]string{"--kube-version", "1.29"}, "unsupported Kubernetes version \"1.29\""},
 		{[]string{"--run", "("}, "--run:"},
 		{[]string{"extra"}, "unexpected arguments"},
 		{[]string{"--no-such-flag"}, "flag provided but not defined"},
@@ -160,11 +160,11 @@ func TestKubeVersionFromRepositoryConfiguration(t *testing.T) {
 	if _, line, _ := first(); !strings.Contains(line, "on Kubernetes 1.37 (kubeVersion of "+config+":2;") {
 		t.Errorf("with kubeVersion 1.37 in %s: %q", config, line)
 	}
-	if err := os.WriteFile(config, []byte("kubeVersion: \"1.31\"\n"), 0o644); err != nil {
+	if err := os.WriteFile(config, []byte("kubeVersion: \"1.29\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := first(); code != exitUsage || !strings.Contains(stderr, "kubeVersion of "+config+`:1: unsupported Kubernetes version "1.31"`) {
-		t.Errorf("with kubeVersion 1.31: exit %d, stderr %q", code, stderr)
+	if code, _, stderr := first(); code != exitUsage || !strings.Contains(stderr, "kubeVersion of "+config+`:1: unsupported Kubernetes version "1.29"`) {
+		t.Errorf("with kubeVersion 1.29: exit %d, stderr %q", code, stderr)
 	}
 	if code, line, _ := first("--kube-version", "1.37"); code == exitUsage || !strings.Contains(line, "(--kube-version;") {
 		t.Errorf("--kube-version decides over the configuration: exit %d, %q", code, line)
