@@ -8,7 +8,7 @@ import (
 	"net/url"
 	"path/filepath"
 
-	noopoteltrace "go.opentelemetry.io/otel/trace/noop"
+	oteltrace "go.opentelemetry.io/otel/trace"
 	extensionsapiserver "k8s.io/apiextensions-apiserver/pkg/apiserver"
 	"k8s.io/apiextensions-apiserver/pkg/cmd/server/options"
 	generatedopenapi "k8s.io/apiextensions-apiserver/pkg/generated/openapi"
@@ -119,7 +119,13 @@ func newAPIExtensionsServer(c apiserverConfig) (*extensionsapiserver.CustomResou
 		ExtraConfig: extensionsapiserver.ExtraConfig{
 			CRDRESTOptionsGetter: options.NewCRDRESTOptionsGetter(*rec.Etcd, generic.ResourceTransformers, generic.StorageObjectCountTracker),
 			ServiceResolver:      noServices{},
-			AuthResolverWrapper:  webhook.NewDefaultAuthenticationInfoResolverWrapper(nil, nil, generic.LoopbackClientConfig, noopoteltrace.NewTracerProvider()),
+			// oteltrace.NewNoopTracerProvider, deprecated for package
+			// trace/noop, is in every otel release: Kubernetes 1.30 requires
+			// otel v1.19, which has no trace/noop, and the program of 1.30
+			// would otherwise pull a newer otel/trace that its otel/sdk
+			// does not compile against.
+			AuthResolverWrapper: webhook.NewDefaultAuthenticationInfoResolverWrapper(nil, nil, generic.LoopbackClientConfig, oteltrace.NewNoopTracerProvider()), //nolint:staticcheck // see above
+
 		},
 	}
 	server, err := config.Complete().New(genericapiserver.NewEmptyDelegate())
