@@ -55,6 +55,22 @@ type Options struct {
 	// (see Variant.FullTestName); variants left without a test are not
 	// installed.
 	Filter func(fullTestName string) bool
+	// Stats, when set, receives where RunPlan spent its time.
+	Stats *Stats
+}
+
+// Stats says where a run of a plan spent its time, batch by batch: the
+// installation of each batch's CRDs (until the server serves them), the
+// tests, and the removal of the CRDs.
+type Stats struct {
+	Batches                int
+	Install, Tests, Remove time.Duration
+}
+
+// String renders the stats for a progress line.
+func (s *Stats) String() string {
+	return fmt.Sprintf("%d batches: CRD installs %v, tests %v, CRD removals %v",
+		s.Batches, s.Install.Round(time.Millisecond), s.Tests.Round(time.Millisecond), s.Remove.Round(time.Millisecond))
 }
 
 // Run runs every suite below opts.BaseDir against every CRD file it
@@ -177,9 +193,17 @@ func Flatten(err error) []error {
 func runBatch(r Reporter, srv *server.Server, batch []*Variant, opts Options) bool {
 	r.Helper()
 	timeout := opts.Timeout
+	stats := opts.Stats
+	if stats == nil {
+		stats = &Stats{}
+	}
+	stats.Batches++
+	begin := time.Now()
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	installErrs, installed := install(ctx, srv, batch)
 	cancel()
+	stats.Install += time.Since(begin)
+	begin = time.Now()
 	slots := make(chan struct{}, opts.Parallel)
 	var wg sync.WaitGroup
 	for _, group := range byGroupVersion(batch) {
@@ -201,9 +225,12 @@ func runBatch(r Reporter, srv *server.Server, batch []*Variant, opts Options) bo
 		})
 	}
 	wg.Wait()
+	stats.Tests += time.Since(begin)
 	if len(installed) == 0 {
 		return true
 	}
+	begin = time.Now()
+	defer func() { stats.Remove += time.Since(begin) }()
 	ctx, cancel = context.WithTimeout(context.WithoutCancel(r.Context()), timeout)
 	defer cancel()
 	if err := srv.DeleteCRDs(ctx, installed...); err != nil {

@@ -250,11 +250,15 @@ func runTests(cfg *config, v kubeversion.Version, skip *skipList, plan *suite.Pl
 	if skip != nil {
 		opts.Skip = func(s *suite.Suite, kind, test string) string { return skip.reason(cfg.baseDir, s, kind, test) }
 	}
+	opts.Stats = &suite.Stats{}
 	suite.RunPlan(root, plan, opts)
 	if cfg.matrix() {
-		fmt.Fprintf(stdout, "apitest: tests on Kubernetes %s ran in %v\n", v.Minor, time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(stdout, "apitest: tests on Kubernetes %s ran in %v (%s)\n", v.Minor, time.Since(start).Round(time.Millisecond), opts.Stats)
 	} else {
 		fmt.Fprintf(stdout, "apitest: tests ran in %v\n", time.Since(start).Round(time.Millisecond))
+		if cfg.verbose {
+			fmt.Fprintf(stdout, "apitest: %s\n", opts.Stats)
+		}
 	}
 	if err := srv.Stop(); err != nil {
 		root.Errorf("stopping the API server: %v", err)
