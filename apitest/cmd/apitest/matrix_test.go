@@ -139,13 +139,26 @@ func TestMatrix(t *testing.T) {
 
 	linkedUnderEveryLabel(t, 2)
 	junit := filepath.Join(t.TempDir(), "junit.xml")
+	// A skip entry applies to the versions it names only.
+	skip := filepath.Join(t.TempDir(), "skip.yaml")
+	if err := os.WriteFile(skip, []byte(`- suite: v1/tests/stableconfigtypes.example.openshift.io/-Example.yaml
+  kubeVersions: ["1.37"]
+  tests: ["onCreate/Should prune coolNewField"]
+  reason: only to see that it applies to 1.37 alone
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	var stdout, stderr bytes.Buffer
-	code := run(t.Context(), []string{"--base-dir", exampleDir, "--payload-dir", payloadDir, "--kube-version", "1.32,1.37", "--run", stableDefault, "--junit", junit}, &stdout, &stderr)
+	code := run(t.Context(), []string{"--base-dir", exampleDir, "--payload-dir", payloadDir, "--kube-version", "1.32,1.37", "--run", stableDefault, "--junit", junit, "--skip", skip}, &stdout, &stderr)
 	out := stdout.String()
 	if code != exitPassed {
 		t.Fatalf("exit %d\n%s%s", code, out, stderr.String())
 	}
-	if want := fmt.Sprintf("%d passed, 0 failed", 2*perVersion); lastLine(out) != want {
+	if n := strings.Count(out, "--- SKIP: onCreate/Should prune coolNewField: only to see"); n != 1 ||
+		!regexp.MustCompile(`(?m)^ok    1\.37 .*\(\d+ tests, 1 skipped, .*\n    --- SKIP: onCreate/Should prune coolNewField`).MatchString(out) {
+		t.Errorf("%d skip lines, want one, under a 1.37 pair:\n%s", n, out)
+	}
+	if want := fmt.Sprintf("%d passed, 0 failed", 2*perVersion-1); lastLine(out) != want {
 		t.Errorf("last line %q, want %q", lastLine(out), want)
 	}
 	for _, want := range []string{
@@ -170,9 +183,9 @@ func TestMatrix(t *testing.T) {
 	}
 	// The table: a row per suite file, a column per version, the total.
 	table := out[strings.Index(out, "apitest: tests passed/failed by suite file"):]
-	total := fmt.Sprintf("%d/0", perVersion)
 	if !regexp.MustCompile(`(?m)^    suite file\s+1\.32\s+1\.37$`).MatchString(table) ||
-		!regexp.MustCompile(`(?m)^    total\s+`+total+`\s+`+total+`$`).MatchString(table) ||
+		!regexp.MustCompile(fmt.Sprintf(`(?m)^    total\s+%d/0\s+%d/0 \+1 skipped$`, perVersion, perVersion-1)).MatchString(table) ||
+		!regexp.MustCompile(`(?m)^    v1/tests/stableconfigtypes\.example\.openshift\.io/-Example\.yaml\s+\d+/0\s+\d+/0 \+1 skipped$`).MatchString(table) ||
 		!regexp.MustCompile(`(?m)^    v1/tests/stableconfigtypes\.example\.openshift\.io/AAA_ungated\.yaml\s+\d+/0\s+\d+/0$`).MatchString(table) {
 		t.Errorf("table:\n%s", table)
 	}
@@ -185,8 +198,8 @@ func TestMatrix(t *testing.T) {
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Tests != 2*perVersion || doc.Failures != 0 || len(doc.Suites) != 2*len(pairs) {
-		t.Errorf("JUnit: %d tests, %d failures, %d testsuites; want %d, 0, %d", doc.Tests, doc.Failures, len(doc.Suites), 2*perVersion, 2*len(pairs))
+	if doc.Tests != 2*perVersion || doc.Failures != 0 || doc.Skipped != 1 || len(doc.Suites) != 2*len(pairs) {
+		t.Errorf("JUnit: %d tests, %d failures, %d skipped, %d testsuites; want %d, 0, 1, %d", doc.Tests, doc.Failures, doc.Skipped, len(doc.Suites), 2*perVersion, 2*len(pairs))
 	}
 	for _, s := range doc.Suites {
 		version, _, _ := strings.Cut(s.Name, " ")
