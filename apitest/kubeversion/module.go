@@ -2,8 +2,10 @@ package kubeversion
 
 import (
 	"bytes"
-	_ "embed"
+	"embed"
+	"errors"
 	"fmt"
+	"io/fs"
 
 	"github.com/gatedcrd/gatedcrd/apitest/server"
 	"github.com/gatedcrd/gatedcrd/internal/kubeprogram"
@@ -20,6 +22,14 @@ const modulePath = "gatedcrd.invalid/apiserver"
 //
 //go:embed program/main.go
 var programMain []byte
+
+// serverOverrides are the files of package server that the programs of
+// older versions replace: program/server_<minor>/<file> replaces
+// server/<file> in the program of <minor> (compat.go, for the calls whose
+// API changed since). Each starts with the ignore line too.
+//
+//go:embed program/server_*
+var serverOverrides embed.FS
 
 // ignoreLine is the build constraint programMain starts with.
 const ignoreLine = "//go:build ignore\n\n"
@@ -41,6 +51,24 @@ func moduleFiles(v Version) (map[string][]byte, error) {
 	}
 	for name, data := range source {
 		files["server/"+name] = data
+	}
+	dir := "program/server_" + v.Minor
+	overrides, err := fs.ReadDir(serverOverrides, dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	for _, e := range overrides {
+		data, err := serverOverrides.ReadFile(dir + "/" + e.Name())
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.HasPrefix(data, []byte(ignoreLine)) {
+			return nil, fmt.Errorf("%s/%s does not start with %q", dir, e.Name(), ignoreLine)
+		}
+		if files["server/"+e.Name()] == nil {
+			return nil, fmt.Errorf("%s/%s replaces no file of package server", dir, e.Name())
+		}
+		files["server/"+e.Name()] = bytes.TrimPrefix(data, []byte(ignoreLine))
 	}
 	return files, nil
 }

@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"strings"
 	"testing"
+
+	"github.com/gatedcrd/gatedcrd/apitest/server"
 )
 
 func TestModuleFiles(t *testing.T) {
@@ -54,6 +56,30 @@ func TestModuleFiles(t *testing.T) {
 			if strings.Contains(imp.Path.Value, "github.com/gatedcrd/") {
 				t.Errorf("%s imports %s, which the program module cannot resolve", name, imp.Path.Value)
 			}
+		}
+	}
+}
+
+// TestOlderVersionsReplaceCompat checks that the program of 1.30 carries
+// its own compat.go, and the programs of later versions package server's.
+func TestOlderVersionsReplaceCompat(t *testing.T) {
+	own, err := server.Source()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, minor := range []string{"1.30", "1.31", "1.36"} {
+		v, err := Lookup(minor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, err := moduleFiles(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compat := string(files["server/compat.go"])
+		replaced := compat != string(own["compat.go"])
+		if replaced != (minor == "1.30") || strings.Contains(compat, "go:build") || !strings.Contains(compat, "func prepareRun(") {
+			t.Errorf("%s: compat.go replaced %v, want %v:\n%s", minor, replaced, minor == "1.30", compat)
 		}
 	}
 }

@@ -78,7 +78,7 @@ func newAPIExtensionsServer(c apiserverConfig) (*extensionsapiserver.CustomResou
 
 	// Fix the process-wide feature gates and emulated version at their
 	// defaults, as the server command does after parsing its flags.
-	if err := o.ServerRunOptions.ComponentGlobalsRegistry.Set(); err != nil {
+	if err := setComponentGlobals(o); err != nil {
 		return nil, fmt.Errorf("setting feature gates and emulated version: %w", err)
 	}
 	if err := o.Complete(); err != nil {

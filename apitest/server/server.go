@@ -138,10 +138,10 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 
 	runCtx, cancel := context.WithCancelCause(context.Background())
 	s.cancel = cancel
-	prepared := server.GenericAPIServer.PrepareRun()
+	runPrepared := prepareRun(server.GenericAPIServer)
 	go func() {
 		defer close(s.done)
-		s.runErr = prepared.RunWithContext(runCtx)
+		s.runErr = runPrepared(runCtx)
 	}()
 
 	if err := s.connect(server.GenericAPIServer.LoopbackClientConfig); err != nil {

@@ -17,7 +17,8 @@ var sourceFiles embed.FS
 // version is this very package, so the in-process server of the linked
 // version and the programs of the others behave alike. The package must
 // therefore use only API of the Kubernetes libraries that every supported
-// version has (1.32 and later).
+// version has (1.30 and later), except in compat.go, which the programs of
+// older versions replace (apitest/kubeversion/program/server_<minor>/).
 func Source() (map[string][]byte, error) {
 	entries, err := fs.ReadDir(sourceFiles, ".")
 	if err != nil {
