@@ -95,7 +95,7 @@ func newAPIExtensionsServer(c apiserverConfig) (*extensionsapiserver.CustomResou
 	if err := o.ServerRunOptions.ApplyTo(&generic.Config); err != nil {
 		return nil, fmt.Errorf("applying server run options: %w", err)
 	}
-	if err := rec.ApplyTo(generic); err != nil {
+	if err := applyRecommended(rec, generic); err != nil {
 		return nil, fmt.Errorf("applying recommended options: %w", err)
 	}
 	if err := o.APIEnablement.ApplyTo(&generic.Config, extensionsapiserver.DefaultAPIResourceConfigSource(), extensionsapiserver.Scheme); err != nil {

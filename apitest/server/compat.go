@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/apiextensions-apiserver/pkg/cmd/server/options"
 	genericapiserver "k8s.io/apiserver/pkg/server"
+	genericoptions "k8s.io/apiserver/pkg/server/options"
 )
 
 // This file holds the calls whose API changed between the supported
@@ -23,4 +24,10 @@ func setComponentGlobals(o *options.CustomResourceDefinitionsServerOptions) erro
 // it until its context ends.
 func prepareRun(s *genericapiserver.GenericAPIServer) func(context.Context) error {
 	return s.PrepareRun().RunWithContext
+}
+
+// applyRecommended applies the recommended options to the server's
+// configuration.
+func applyRecommended(rec *genericoptions.RecommendedOptions, config *genericapiserver.RecommendedConfig) error {
+	return rec.ApplyTo(config)
 }
