@@ -15,7 +15,7 @@ CODEGEN_FLAGS := --base-dir . $(if $(API_GROUP_VERSIONS),--api-group-versions $(
 	verify-payload-featuregates verify-codegen-crds verify-gofmt verify-tidy verify-test-suites update-test-suite-stubs \
 	update-payload-crds verify-payload-crds update-compatibility verify-compatibility conformance-housekeeping \
 	conformance-dropin conformance-optin update-cli-reference verify-cli-reference \
-	test-root test-tools test-apitest fuzz conformance conformance-suites $(CODEGEN) $(CONTROLLER_GEN)
+	test-root test-tools test-apitest fuzz conformance conformance-suites apitest-matrix $(CODEGEN) $(CONTROLLER_GEN)
 
 all: update
 
@@ -128,6 +128,15 @@ test-tools:
 TEST_KUBE_VERSIONS ?= 1.32
 test-apitest:
 	@if [ -f apitest/go.mod ]; then GATEDCRD_TEST_KUBE_VERSIONS="$(TEST_KUBE_VERSIONS)" $(GO) -C apitest test -timeout 30m ./...; fi
+
+## apitest-matrix: the example's API test suites on several Kubernetes versions
+## in one command (apitest --kube-version 1.32,1.37 --base-dir .): one server
+## per version, run concurrently, a closing table of suites × versions; the
+## 1.32 server program is built on first use and cached
+APITEST_MATRIX_VERSIONS ?= 1.32,1.37
+apitest-matrix:
+	$(GO) -C apitest build -o $(BIN)/apitest ./cmd/apitest
+	$(BIN)/apitest --kube-version $(APITEST_MATRIX_VERSIONS) --base-dir .
 
 ## conformance-suites: every API test suite of a real API repository against
 ## its committed CRDs, on the Kubernetes version it targets; all must pass
