@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"syscall"
@@ -60,6 +61,8 @@ type config struct {
 	kubeParallel int
 	// buildOnly builds the server programs and runs nothing.
 	buildOnly bool
+	// cpuProfile is where to write a CPU profile; "" for none.
+	cpuProfile string
 }
 
 // matrix reports whether the run is on several Kubernetes versions.
@@ -89,6 +92,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return buildOnly(ctx, cfg, stdout)
 	}
 	routeWarnings()
+	if cfg.cpuProfile != "" {
+		f, err := os.Create(cfg.cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "apitest: --cpuprofile: %v\n", err)
+			return exitUsage
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
+	}
 	start := time.Now()
 	fmt.Fprintln(stdout, cfg.versionLine())
 	if cfg.fallback != "" {
@@ -333,6 +350,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	payloadDir := flags.String("payload-dir", "", "the payload FeatureGate manifests (default <base-dir>/payload-manifests/featuregates, else for each directory of suites the nearest payload-manifests/featuregates or featuregates beside or above it)")
 	kubeVersion := flags.String("kube-version", "", "the Kubernetes minor to run on, e.g. 1.32, or several: a list 1.31,1.36 or a range 1.30-1.37, each on a server of its own (default: kubeVersions, else kubeVersion of <base-dir>/.gatedcrd.yaml, else inferred from the go.mod governing --base-dir, else "+kubeversion.Linked+")")
 	kubeParallel := flags.Int("kube-parallel", 0, "how many Kubernetes versions run at once (default: as many as the cores, at least 2, and the available memory allow)")
+	cpuProfile := flags.String("cpuprofile", "", "write a CPU profile of this process (the client, and the server of "+kubeversion.Linked+", which runs in it) to this file, for performance work")
 	buildOnly := flags.Bool("build-only", false, "only build the API server programs of the chosen versions (or find them cached), printing the time and size of each; runs no test")
 	filter := flags.String("run", "", "run only the tests whose full name (pair/onCreate|onUpdate/test) matches this regular expression")
 	junit := flags.String("junit", "", "also write the results as JUnit XML to this file")
@@ -348,7 +366,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, fmt.Errorf("unexpected arguments %q", flags.Args())
 	}
 	cfg := &config{baseDir: *baseDir, payloadDir: *payloadDir, junit: *junit, parallel: *parallel, verbose: *verbose, strict: *strict, skipPath: *skip,
-		kubeParallel: *kubeParallel, buildOnly: *buildOnly}
+		kubeParallel: *kubeParallel, buildOnly: *buildOnly, cpuProfile: *cpuProfile}
 	if *filter != "" {
 		re, err := regexp.Compile(*filter)
 		if err != nil {
