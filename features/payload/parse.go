@@ -44,18 +44,28 @@ func (e *FileError) Error() string { return e.FileName + ": " + e.Err.Error() }
 
 func (e *FileError) Unwrap() error { return e.Err }
 
-func parseManifest(fileName string, data []byte) (Manifest, error) {
+// decodeFeatureGate decodes a payload file of either era: the object,
+// which must be a FeatureGate, and its annotations.
+func decodeFeatureGate(data []byte) (map[string]any, map[string]string, error) {
 	var obj map[string]any
 	if err := yaml.Unmarshal(data, &obj); err != nil {
-		return Manifest{}, fmt.Errorf("not valid JSON or YAML: %w", err)
+		return nil, nil, fmt.Errorf("not valid JSON or YAML: %w", err)
 	}
 	if obj == nil {
-		return Manifest{}, errors.New("empty document")
+		return nil, nil, errors.New("empty document")
 	}
 	if kind, _ := obj["kind"].(string); kind != "FeatureGate" {
-		return Manifest{}, fmt.Errorf("kind is %q, want FeatureGate", obj["kind"])
+		return nil, nil, fmt.Errorf("kind is %q, want FeatureGate", obj["kind"])
 	}
 	annotations, err := stringMap(obj, "metadata", "annotations")
+	if err != nil {
+		return nil, nil, err
+	}
+	return obj, annotations, nil
+}
+
+func parseManifest(fileName string, data []byte) (Manifest, error) {
+	obj, annotations, err := decodeFeatureGate(data)
 	if err != nil {
 		return Manifest{}, err
 	}

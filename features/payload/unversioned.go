@@ -6,8 +6,6 @@ import (
 	"maps"
 	"slices"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
 )
 
@@ -75,17 +73,7 @@ func readUnversioned(d *Directory, files []File) error {
 // (spec.featureSet, "" or absent for Default) and its gate lists. The
 // profile is left to the file name.
 func parseUnversioned(fileName string, data []byte) (Manifest, error) {
-	var obj map[string]any
-	if err := yaml.Unmarshal(data, &obj); err != nil {
-		return Manifest{}, fmt.Errorf("not valid JSON or YAML: %w", err)
-	}
-	if obj == nil {
-		return Manifest{}, errors.New("empty document")
-	}
-	if kind, _ := obj["kind"].(string); kind != "FeatureGate" {
-		return Manifest{}, fmt.Errorf("kind is %q, want FeatureGate", obj["kind"])
-	}
-	annotations, err := stringMap(obj, "metadata", "annotations")
+	obj, annotations, err := decodeFeatureGate(data)
 	if err != nil {
 		return Manifest{}, err
 	}
