@@ -92,27 +92,7 @@ func (p *Plan) Tests() int {
 // without the batches left empty. Tests within a kept suite are filtered
 // when they run.
 func (p *Plan) Filter(keep func(fullTestName string) bool) *Plan {
-	out := &Plan{Warnings: p.Warnings}
-	for _, batch := range p.Batches {
-		var kept []*Variant
-		for _, v := range batch {
-			var suites []*Suite
-			for _, s := range v.Suites {
-				if v.hasTest(s, keep) {
-					suites = append(suites, s)
-				}
-			}
-			if len(suites) > 0 {
-				filtered := *v
-				filtered.Suites = suites
-				kept = append(kept, &filtered)
-			}
-		}
-		if len(kept) > 0 {
-			out.Batches = append(out.Batches, kept)
-		}
-	}
-	return out
+	return p.Select(func(v *Variant, s *Suite) bool { return v.hasTest(s, keep) })
 }
 
 // hasTest reports whether keep accepts some test of s run against v.

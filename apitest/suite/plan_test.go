@@ -26,18 +26,7 @@ func TestNewPlanBatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, batch := range plan.Batches {
-		var names []string
-		for _, v := range batch {
-			var suites []string
-			for _, s := range v.Suites {
-				suites = append(suites, s.Path)
-			}
-			names = append(names, filepath.Base(v.File.Path)+"("+strings.Join(suites, ",")+")")
-		}
-		got = append(got, strings.Join(names, " "))
-	}
+	got := planShape(plan)
 	want := []string{
 		"gadgets-1.crd.yaml(a.yaml) widgets-1.crd.yaml(a.yaml,b.yaml)",
 		"widgets-2.crd.yaml(b.yaml)",

@@ -63,6 +63,9 @@ type config struct {
 	buildOnly bool
 	// cpuProfile is where to write a CPU profile; "" for none.
 	cpuProfile string
+	// serve keeps the server up and runs the suites of the files each
+	// request on standard input names (see serve.go).
+	serve bool
 }
 
 // matrix reports whether the run is on several Kubernetes versions.
@@ -90,6 +93,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	stdout = &lockedWriter{w: stdout}
 	if cfg.buildOnly {
 		return buildOnly(ctx, cfg, stdout)
+	}
+	if cfg.serve {
+		return serve(ctx, cfg, os.Stdin, stdout, stderr)
 	}
 	routeWarnings()
 	if cfg.cpuProfile != "" {
@@ -260,13 +266,7 @@ func startServer(ctx context.Context, cfg *config, root *node, stdout io.Writer)
 // excluded, is printed.
 func runTests(cfg *config, v kubeversion.Version, skip *skipList, plan *suite.Plan, srv *server.Server, root *node, stdout io.Writer) {
 	start := time.Now()
-	opts := suite.Options{Server: srv, Parallel: cfg.parallel}
-	if cfg.filter != nil {
-		opts.Filter = cfg.filter.MatchString // the tests of a kept pair, too
-	}
-	if skip != nil {
-		opts.Skip = func(s *suite.Suite, kind, test string) string { return skip.reason(cfg.baseDir, s, kind, test) }
-	}
+	opts := suiteOptions(cfg, skip, srv)
 	opts.Stats = &suite.Stats{}
 	suite.RunPlan(root, plan, opts)
 	if cfg.matrix() {
@@ -357,6 +357,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	parallel := flags.Int("parallel", 4, "how many (suite × CRD file) pairs of different group-versions run at once")
 	verbose := flags.Bool("v", false, "list every test, not only failures")
 	skip := flags.String("skip", "", "a YAML list of tests that cannot pass on some Kubernetes versions, and why (see README); they are reported as skipped")
+	serveMode := flags.Bool("serve", false, "keep the API server running and answer run requests, one JSON line each on standard input, with one JSON line of results on standard output (the protocol of codegen watch --suites)")
 	strict := flags.Bool("strict", false, "reject suite files with the defects openshift/api's runner accepts (unknown or repeated fields, repeated test names) instead of warning")
 	if err := flags.Parse(args); err != nil {
 		return nil, err
@@ -366,7 +367,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, fmt.Errorf("unexpected arguments %q", flags.Args())
 	}
 	cfg := &config{baseDir: *baseDir, payloadDir: *payloadDir, junit: *junit, parallel: *parallel, verbose: *verbose, strict: *strict, skipPath: *skip,
-		kubeParallel: *kubeParallel, buildOnly: *buildOnly, cpuProfile: *cpuProfile}
+		kubeParallel: *kubeParallel, buildOnly: *buildOnly, cpuProfile: *cpuProfile, serve: *serveMode}
 	if *filter != "" {
 		re, err := regexp.Compile(*filter)
 		if err != nil {

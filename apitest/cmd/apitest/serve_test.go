@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// serveSession is apitest --serve running in the test: requests go in
+// as JSON lines, answers come back decoded.
+type serveSession struct {
+	t    *testing.T
+	in   *io.PipeWriter
+	out  *bufio.Reader
+	done chan int
+}
+
+func startServe(t *testing.T, args ...string) (*serveSession, serveReady) {
+	t.Helper()
+	cfg, err := parseFlags(append(args, "--serve"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	s := &serveSession{t: t, in: inW, out: bufio.NewReader(outR), done: make(chan int, 1)}
+	var stderr bytes.Buffer
+	go func() {
+		code := serve(t.Context(), cfg, inR, &lockedWriter{w: outW}, &lockedWriter{w: &stderr})
+		outW.Close()
+		s.done <- code
+	}()
+	var ready serveReady
+	s.read(&ready)
+	return s, ready
+}
+
+func (s *serveSession) read(v any) {
+	s.t.Helper()
+	line, err := s.out.ReadBytes('\n')
+	if err != nil {
+		s.t.Fatalf("reading an answer of apitest --serve: %v", err)
+	}
+	if err := json.Unmarshal(line, v); err != nil {
+		s.t.Fatalf("answer %q: %v", line, err)
+	}
+}
+
+func (s *serveSession) send(line string) serveResult {
+	s.t.Helper()
+	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
+		s.t.Fatal(err)
+	}
+	var res serveResult
+	s.read(&res)
+	return res
+}
+
+func (s *serveSession) request(req serveRequest) serveResult {
+	s.t.Helper()
+	data, err := json.Marshal(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return s.send(string(data))
+}
+
+// TestServeRunsTheSuitesOfTheRequestedFiles keeps one server of the linked
+// release up for several requests: a suite file runs against each CRD
+// file it matches, a CRD file runs every suite that matches it, a broken
+// expectation fails naming its test, and the end of standard input stops
+// the server and the command with status 0.
+func TestServeRunsTheSuitesOfTheRequestedFiles(t *testing.T) {
+	base := copyDir(t, exampleDir)
+	s, ready := startServe(t, "--base-dir", base, "--payload-dir", payloadDir, "--kube-version", "1.37")
+	if !ready.Ready || ready.KubeVersion != "1.37" || ready.Error != "" {
+		t.Fatalf("ready line %+v", ready)
+	}
+	suitePath := filepath.Join(base, "v1", "tests", "stableconfigtypes.example.openshift.io", "AAA_ungated.yaml")
+	crdPath := filepath.Join(base, "v1alpha1", "zz_generated.crd-manifests", "0000_50_my-operator_01_notstableconfigtypes.crd.yaml")
+
+	// An ungated suite matches every feature set's CRD file of v1.
+	res := s.request(serveRequest{SuiteFiles: []string{suitePath}})
+	if res.Pairs != 5 || res.Failed != 0 || res.Passed == 0 || res.Output != "" {
+		t.Errorf("the ungated suite: %+v, want 5 pairs that pass and no output", res)
+	}
+	// v1alpha1's one CRD file has one suite; v1's suites do not run.
+	res = s.request(serveRequest{CRDFiles: []string{crdPath}})
+	if res.Pairs != 1 || res.Failed != 0 || res.Passed == 0 {
+		t.Errorf("the v1alpha1 CRD file: %+v, want 1 pair that passes", res)
+	}
+
+	data, err := os.ReadFile(suitePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const from, to = "immutableField: foo", "immutableField: bar"
+	i := strings.LastIndex(string(data), from)
+	if i < 0 {
+		t.Fatalf("%s has no %q", suitePath, from)
+	}
+	broken := string(data[:i]) + to + string(data[i+len(from):])
+	if err := os.WriteFile(suitePath, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = s.request(serveRequest{SuiteFiles: []string{suitePath}})
+	if res.Failed == 0 || !strings.Contains(res.Output, "FAIL  [example.openshift.io/v1, Resource=stableconfigtypes]") ||
+		!strings.Contains(res.Output, "    --- FAIL: onUpdate/") || !strings.Contains(res.Output, suitePath+":") {
+		t.Errorf("the broken suite: %+v, want failures naming the test and the file", res)
+	}
+	if strings.Contains(res.Output, "ok    [") {
+		t.Errorf("the output shows pairs that passed:\n%s", res.Output)
+	}
+
+	if res := s.send("{not json"); res.Error == "" || res.Pairs != 0 {
+		t.Errorf("a malformed request: %+v, want an error", res)
+	}
+	// A file of no version directory runs nothing.
+	if res := s.request(serveRequest{CRDFiles: []string{filepath.Join(base, "README.md")}}); res.Pairs != 0 || res.Failed != 0 {
+		t.Errorf("a file outside any version directory: %+v, want nothing run", res)
+	}
+	s.in.Close()
+	if code := <-s.done; code != exitPassed {
+		t.Errorf("exit %d after the end of standard input, want %d", code, exitPassed)
+	}
+}
+
+func TestServeRejectsSeveralVersions(t *testing.T) {
+	cfg, err := parseFlags([]string{"--base-dir", exampleDir, "--kube-version", "1.36,1.37", "--serve"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := serve(t.Context(), cfg, strings.NewReader(""), &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "one Kubernetes version") {
+		t.Errorf("exit %d, stderr %q; want %d and why", code, stderr.String(), exitUsage)
+	}
+}
