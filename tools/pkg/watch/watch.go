@@ -48,6 +48,11 @@ type Options struct {
 	Full bool
 	// OnCycle, when set, is called with the report of every cycle.
 	OnCycle func(Report)
+	// Observe, when set, names files that are no input of the
+	// generation but whose changes a cycle reports (in Report.Changed)
+	// without regenerating anything for them: codegen watch --suites
+	// re-runs the API test suites that were edited.
+	Observe func(path string) bool
 }
 
 // Report is what one cycle did.
@@ -61,6 +66,9 @@ type Report struct {
 	Scope []string
 	// Written and Removed count the files written and removed.
 	Written, Removed int
+	// Files are the files written (created or changed), relative to the
+	// base directory, sorted.
+	Files []string
 	// Errors and Warnings count the problems reported.
 	Errors, Warnings int
 	// Err is the cycle's error: pipeline.ErrInput (wrapped) for bad input,
@@ -294,6 +302,7 @@ func (w *Watcher) Cycle(changed []string) Report {
 	scope, full := w.scope(changed)
 	if !full && len(scope) == 0 {
 		// Nothing that a selected group-version reads changed.
+		rep.Scope = scope
 		rep.Duration = time.Since(start)
 		w.print(rep, nil)
 		w.report(rep)
@@ -317,6 +326,10 @@ func (w *Watcher) Cycle(changed []string) Report {
 		w.full = false
 	}
 	rep.Written, rep.Removed = r.written, r.removed
+	for _, p := range r.files {
+		rep.Files = append(rep.Files, tree.Rel(w.base, p))
+	}
+	sort.Strings(rep.Files)
 	for _, d := range r.run.Problems.Items() {
 		if d.Severity == diag.Error {
 			rep.Errors++
@@ -340,6 +353,7 @@ func (w *Watcher) report(rep Report) {
 type cycleRun struct {
 	run              *pipeline.Run
 	written, removed int
+	files            []string // the files written
 	// kept says the run's packages came from the session's kept ones,
 	// invalidated how many of them it loaded again.
 	kept        bool
@@ -353,7 +367,7 @@ type cycleRun struct {
 func (w *Watcher) keepsPackages(changed []string) bool {
 	for _, p := range changed {
 		switch w.relevant(p) {
-		case goSource, override, payloadFile:
+		case goSource, override, payloadFile, observed:
 		default:
 			return false
 		}
@@ -413,6 +427,7 @@ func (w *Watcher) generate(scope []string, fresh bool) (out cycleRun, err error)
 		switch c.Kind {
 		case tree.Create, tree.Update:
 			out.written++
+			out.files = append(out.files, c.Path)
 			// Our own write starts no cycle.
 			w.seen[c.Path] = sha256.Sum256(c.New)
 		default:
@@ -500,6 +515,8 @@ func (w *Watcher) scope(changed []string) ([]string, bool) {
 				return nil, true
 			}
 			affected[gv] = true
+		case observed:
+			// Read by no group-version.
 		default:
 			return nil, true
 		}
@@ -521,6 +538,7 @@ const (
 	override
 	config
 	payloadFile
+	observed // Options.Observe
 )
 
 // relevant classifies p: an input of the generation, or not.
@@ -556,6 +574,9 @@ func (w *Watcher) relevant(p string) inputKind {
 		if within(w.base, p) && mayDeclareGroupVersion(p) {
 			return goSource // perhaps a new group-version
 		}
+	}
+	if w.opts.Observe != nil && w.opts.Observe(p) {
+		return observed
 	}
 	return notInput
 }

@@ -1,7 +1,6 @@
 package watch
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -346,27 +345,8 @@ func envInt(t testing.TB, name string, def int) int {
 // stops the loop and leaves no temporary file.
 func TestErrorThenRecover(t *testing.T) {
 	dir := exampleTree(t, true, false)
-	var out syncBuffer
-	reports := make(chan Report, 10)
-	w, err := New(dir, Options{NewRun: newRun(dir), Out: &out, Debounce: 30 * time.Millisecond,
-		OnCycle: func(r Report) { reports <- r }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- w.Run(ctx) }()
-	next := func(what string) Report {
-		t.Helper()
-		select {
-		case r := <-reports:
-			return r
-		case <-time.After(60 * time.Second):
-			t.Fatalf("%s: no cycle\n%s", what, out.String())
-			return Report{}
-		}
-	}
+	bg := runWatcher(t, dir, Options{})
+	next, out, reports := bg.next, &bg.out, bg.reports
 	if r := next("first cycle"); r.Err != nil {
 		t.Fatalf("first cycle: %v\n%s", r.Err, out.String())
 	}
@@ -405,8 +385,7 @@ func TestErrorThenRecover(t *testing.T) {
 		t.Errorf("a touch that changed nothing started a cycle: %+v", r)
 	case <-time.After(500 * time.Millisecond):
 	}
-	cancel()
-	if err := <-done; err != nil {
+	if err := bg.stop(); err != nil {
 		t.Fatal(err)
 	}
 	for rel := range testtree.Snapshot(t, dir) {
