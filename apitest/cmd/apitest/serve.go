@@ -16,49 +16,17 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/apitest/server"
 	"github.com/gatedcrd/gatedcrd/apitest/suite"
+	"github.com/gatedcrd/gatedcrd/internal/suiteserve"
 )
 
 // The --serve protocol: JSON lines. apitest starts the API server of the
-// chosen release and writes one serveReady line on standard output; then
-// it reads one serveRequest per line on standard input and answers each
-// with one serveResult line, until standard input ends or a signal
+// chosen release and writes one suiteserve.Ready line on standard output; then
+// it reads one suiteserve.Request per line on standard input and answers each
+// with one suiteserve.Result line, until standard input ends or a signal
 // arrives, and then stops the server. Progress goes to standard error.
 // codegen watch --suites is its client: it keeps apitest (and with it
 // kube-apiserver and etcd) out of its own binary, and the server warm
 // between the cycles of a watch.
-
-// serveReady is the first line: the server is up (or could not start).
-type serveReady struct {
-	Ready       bool   `json:"ready"`
-	KubeVersion string `json:"kubeVersion,omitempty"`
-	// Reason says why that release (kubetarget.Choice.Reason).
-	Reason string `json:"reason,omitempty"`
-	Error  string `json:"error,omitempty"`
-}
-
-// serveRequest asks for the suites of some generated CRD files and some
-// suite files: every (suite, CRD file) pair whose CRD file or suite file
-// is listed runs. Paths are as apitest would show them (relative to its
-// working directory, or absolute).
-type serveRequest struct {
-	CRDFiles   []string `json:"crdFiles,omitempty"`
-	SuiteFiles []string `json:"suiteFiles,omitempty"`
-}
-
-// serveResult answers a request.
-type serveResult struct {
-	// Pairs is the number of (suite, CRD file) pairs that ran.
-	Pairs   int `json:"pairs"`
-	Passed  int `json:"passed"`
-	Failed  int `json:"failed"`
-	Skipped int `json:"skipped"`
-	// Output is what a one-shot apitest prints for the failed pairs
-	// (every pair with -v) and for suites that could not be prepared.
-	Output   string        `json:"output,omitempty"`
-	Duration time.Duration `json:"duration"`
-	// Error is set for a request that could not be read.
-	Error string `json:"error,omitempty"`
-}
 
 // serve runs apitest --serve on a configuration of one release.
 func serve(ctx context.Context, cfg *config, in io.Reader, stdout, stderr io.Writer) int {
@@ -74,7 +42,7 @@ func serve(ctx context.Context, cfg *config, in io.Reader, stdout, stderr io.Wri
 	rep, root := newReport(ctx, stderr, false)
 	srv := startServer(ctx, cfg, root, stderr)
 	if srv == nil {
-		_ = enc.Encode(serveReady{Error: strings.Join(rep.problems, "; ")})
+		_ = enc.Encode(suiteserve.Ready{Error: strings.Join(rep.problems, "; ")})
 		return exitFailed
 	}
 	defer func() {
@@ -82,7 +50,7 @@ func serve(ctx context.Context, cfg *config, in io.Reader, stdout, stderr io.Wri
 			fmt.Fprintf(stderr, "apitest: stopping the API server: %v\n", err)
 		}
 	}()
-	if err := enc.Encode(serveReady{Ready: true, KubeVersion: cfg.version.Minor, Reason: cfg.target.Reason}); err != nil {
+	if err := enc.Encode(suiteserve.Ready{Ready: true, KubeVersion: cfg.version.Minor, Reason: cfg.target.Reason}); err != nil {
 		return exitFailed
 	}
 	lines := readLines(in)
@@ -94,8 +62,8 @@ func serve(ctx context.Context, cfg *config, in io.Reader, stdout, stderr io.Wri
 			if !ok {
 				return exitPassed
 			}
-			var req serveRequest
-			res := serveResult{}
+			var req suiteserve.Request
+			res := suiteserve.Result{}
 			if err := json.Unmarshal(line, &req); err != nil {
 				res.Error = fmt.Sprintf("reading the request %q: %v", line, err)
 			} else {
@@ -127,7 +95,7 @@ func readLines(r io.Reader) <-chan []byte {
 // runRequested runs the pairs of the requested files on srv. Only the
 // version directories of those files are read (their suites, CRD files
 // and payload), so that the cost follows the change, not the tree.
-func runRequested(ctx context.Context, cfg *config, srv *server.Server, req serveRequest) serveResult {
+func runRequested(ctx context.Context, cfg *config, srv *server.Server, req suiteserve.Request) suiteserve.Result {
 	start := time.Now()
 	var out lockedWriter
 	var text strings.Builder
@@ -162,7 +130,7 @@ func runRequested(ctx context.Context, cfg *config, srv *server.Server, req serv
 		suite.RunPlan(root, plan, suiteOptions(cfg, cfg.skip, srv))
 	}
 	passed, failed, skipped := rep.summary()
-	return serveResult{Pairs: pairs, Passed: passed, Failed: failed, Skipped: skipped, Output: text.String(), Duration: time.Since(start)}
+	return suiteserve.Result{Pairs: pairs, Passed: passed, Failed: failed, Skipped: skipped, Output: text.String(), Duration: time.Since(start)}
 }
 
 // prepareVersionDir plans the suites of one version directory and

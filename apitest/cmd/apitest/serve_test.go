@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gatedcrd/gatedcrd/internal/suiteserve"
 )
 
 // serveSession is apitest --serve running in the test: requests go in
@@ -20,7 +22,7 @@ type serveSession struct {
 	done chan int
 }
 
-func startServe(t *testing.T, args ...string) (*serveSession, serveReady) {
+func startServe(t *testing.T, args ...string) (*serveSession, suiteserve.Ready) {
 	t.Helper()
 	cfg, err := parseFlags(append(args, "--serve"), io.Discard)
 	if err != nil {
@@ -35,7 +37,7 @@ func startServe(t *testing.T, args ...string) (*serveSession, serveReady) {
 		outW.Close()
 		s.done <- code
 	}()
-	var ready serveReady
+	var ready suiteserve.Ready
 	s.read(&ready)
 	return s, ready
 }
@@ -51,17 +53,17 @@ func (s *serveSession) read(v any) {
 	}
 }
 
-func (s *serveSession) send(line string) serveResult {
+func (s *serveSession) send(line string) suiteserve.Result {
 	s.t.Helper()
 	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
 		s.t.Fatal(err)
 	}
-	var res serveResult
+	var res suiteserve.Result
 	s.read(&res)
 	return res
 }
 
-func (s *serveSession) request(req serveRequest) serveResult {
+func (s *serveSession) request(req suiteserve.Request) suiteserve.Result {
 	s.t.Helper()
 	data, err := json.Marshal(req)
 	if err != nil {
@@ -85,12 +87,12 @@ func TestServeRunsTheSuitesOfTheRequestedFiles(t *testing.T) {
 	crdPath := filepath.Join(base, "v1alpha1", "zz_generated.crd-manifests", "0000_50_my-operator_01_notstableconfigtypes.crd.yaml")
 
 	// An ungated suite matches every feature set's CRD file of v1.
-	res := s.request(serveRequest{SuiteFiles: []string{suitePath}})
+	res := s.request(suiteserve.Request{SuiteFiles: []string{suitePath}})
 	if res.Pairs != 5 || res.Failed != 0 || res.Passed == 0 || res.Output != "" {
 		t.Errorf("the ungated suite: %+v, want 5 pairs that pass and no output", res)
 	}
 	// v1alpha1's one CRD file has one suite; v1's suites do not run.
-	res = s.request(serveRequest{CRDFiles: []string{crdPath}})
+	res = s.request(suiteserve.Request{CRDFiles: []string{crdPath}})
 	if res.Pairs != 1 || res.Failed != 0 || res.Passed == 0 {
 		t.Errorf("the v1alpha1 CRD file: %+v, want 1 pair that passes", res)
 	}
@@ -108,7 +110,7 @@ func TestServeRunsTheSuitesOfTheRequestedFiles(t *testing.T) {
 	if err := os.WriteFile(suitePath, []byte(broken), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res = s.request(serveRequest{SuiteFiles: []string{suitePath}})
+	res = s.request(suiteserve.Request{SuiteFiles: []string{suitePath}})
 	if res.Failed == 0 || !strings.Contains(res.Output, "FAIL  [example.openshift.io/v1, Resource=stableconfigtypes]") ||
 		!strings.Contains(res.Output, "    --- FAIL: onUpdate/") || !strings.Contains(res.Output, suitePath+":") {
 		t.Errorf("the broken suite: %+v, want failures naming the test and the file", res)
@@ -121,7 +123,7 @@ func TestServeRunsTheSuitesOfTheRequestedFiles(t *testing.T) {
 		t.Errorf("a malformed request: %+v, want an error", res)
 	}
 	// A file of no version directory runs nothing.
-	if res := s.request(serveRequest{CRDFiles: []string{filepath.Join(base, "README.md")}}); res.Pairs != 0 || res.Failed != 0 {
+	if res := s.request(suiteserve.Request{CRDFiles: []string{filepath.Join(base, "README.md")}}); res.Pairs != 0 || res.Failed != 0 {
 		t.Errorf("a file outside any version directory: %+v, want nothing run", res)
 	}
 	s.in.Close()

@@ -15,7 +15,7 @@ import (
 // exampleTree copies the repository's example API group and payload
 // FeatureGate manifests into a fresh tree inside the tools module and
 // returns its path. generated keeps or drops the committed outputs.
-func exampleTree(t *testing.T, generated bool) string {
+func exampleTree(t testing.TB, generated bool) string {
 	t.Helper()
 	dir := testtree.Write(t, nil)
 	copyDir(t, "../../../example", filepath.Join(dir, "example"))
@@ -26,7 +26,7 @@ func exampleTree(t *testing.T, generated bool) string {
 	return dir
 }
 
-func copyDir(t *testing.T, src, dst string) {
+func copyDir(t testing.TB, src, dst string) {
 	t.Helper()
 	for rel, content := range testtree.Snapshot(t, src) {
 		p := filepath.Join(dst, filepath.FromSlash(rel))
@@ -39,7 +39,7 @@ func copyDir(t *testing.T, src, dst string) {
 	}
 }
 
-func removeGenerated(t *testing.T, dir string) {
+func removeGenerated(t testing.TB, dir string) {
 	t.Helper()
 	matches, _ := filepath.Glob(filepath.Join(dir, "example", "*", "zz_generated.*crd-manifests*"))
 	for _, m := range matches {

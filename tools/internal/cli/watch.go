@@ -16,7 +16,7 @@ import (
 // watchCommand is codegen watch: crd-manifests, then again after every
 // change to its inputs, in one warm process, until SIGINT or SIGTERM.
 func watchCommand(opts *options) *cobra.Command {
-	full := false
+	var flags watchFlags
 	cmd := &cobra.Command{
 		Use:   "watch",
 		Short: "Run crd-manifests, then again after every saved change to its inputs (Go types, overrides, payload FeatureGates, .gatedcrd.yaml, .codegen.yaml), until interrupted",
@@ -28,20 +28,35 @@ errors writes nothing: the files of the last good cycle stay.
 
 It holds the tree's write lock during each cycle, so a one-shot codegen run
 that writes (make update-codegen-crds) waits for it instead of interleaving.
-SIGINT or SIGTERM stop it after the cycle in progress.`,
+SIGINT or SIGTERM stop it after the cycle in progress.
+
+With --suites it also keeps an API server running (apitest --serve, a
+child process, on the Kubernetes release apitest would choose) and after
+every cycle runs the API test suites of the CRD files the cycle wrote and
+the suite files (<dir>/tests/<crd name>/*.yaml) saved since the last
+cycle, printing one line of results after the cycle's line and every
+failure as apitest prints it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return runWatch(ctx, opts, full)
+			return runWatch(ctx, opts, flags)
 		},
 	}
-	cmd.Flags().BoolVar(&full, "full", false, "regenerate every group-version on every change (default: only those reading a changed Go package or override, where that gives the same files)")
+	cmd.Flags().BoolVar(&flags.suites, "suites", false, "keep an API server running and, after every cycle, run the API test suites of the CRD files written and of the suite files saved")
+	cmd.Flags().StringVar(&flags.apitest, "apitest", "", "the apitest program --suites runs (default: the one next to codegen, else on $PATH, else built with go build from the gatedcrd sources codegen was built from)")
+	cmd.Flags().BoolVar(&flags.full, "full", false, "regenerate every group-version on every change (default: only those reading a changed Go package or override, where that gives the same files)")
 	return cmd
 }
 
+// watchFlags are the flags of watch besides those of crd-manifests.
+type watchFlags struct {
+	full, suites bool
+	apitest      string
+}
+
 // runWatch is the watch command on a context that ends it.
-func runWatch(ctx context.Context, opts *options, full bool) error {
+func runWatch(ctx context.Context, opts *options, flags watchFlags) (err error) {
 	if opts.verify {
 		return &exitError{code: ExitUsage, msg: "error: watch writes files; --verify makes no sense with it"}
 	}
@@ -65,15 +80,28 @@ func runWatch(ctx context.Context, opts *options, full bool) error {
 			Progress:      opts.stderr,
 		})
 	}
-	w, err := watch.New(opts.baseDir, watch.Options{
+	wopts := watch.Options{
 		NewRun: newRun,
 		BeforeReport: func(r *pipeline.Run) {
 			bl.report(r.Problems, pipeline.AllStages)
 		},
 		Out:   opts.stderr,
 		Quiet: opts.quiet,
-		Full:  full,
-	})
+		Full:  flags.full,
+	}
+	if flags.suites {
+		runner, err := startSuiteRunner(ctx, opts, flags.apitest)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if serr := runner.stop(); serr != nil && err == nil {
+				err = &exitError{code: ExitIO, msg: "error: " + serr.Error()}
+			}
+		}()
+		wopts.Observe, wopts.OnCycle = isSuiteFile, runner.afterCycle
+	}
+	w, err := watch.New(opts.baseDir, wopts)
 	if err != nil {
 		return &exitError{code: ExitIO, msg: "error: " + err.Error()}
 	}
@@ -84,4 +112,17 @@ func runWatch(ctx context.Context, opts *options, full bool) error {
 	}
 	progress(opts, "codegen watch: stopped")
 	return nil
+}
+
+// startSuiteRunner finds the apitest program and starts it for --suites.
+func startSuiteRunner(ctx context.Context, opts *options, given string) (*suiteRunner, error) {
+	program, err := apitestProgram(ctx, given, opts.stderr)
+	if err != nil {
+		return nil, &exitError{code: ExitIO, msg: "error: --suites: " + err.Error()}
+	}
+	runner, err := startSuites(ctx, opts, program)
+	if err != nil {
+		return nil, &exitError{code: ExitIO, msg: "error: --suites: " + err.Error()}
+	}
+	return runner, nil
 }

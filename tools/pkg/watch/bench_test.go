@@ -4,12 +4,12 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
 )
 
 // BenchmarkSaveToDisk measures codegen watch's save-to-files-on-disk
@@ -40,7 +40,7 @@ func BenchmarkSaveToDisk(b *testing.B) {
 				if tr.name == "example" {
 					dir = exampleTree(b, true, false)
 				} else {
-					dir = realTree(b, os.Getenv("GATEDCRD_BENCH_MODULE"))
+					dir = testtree.RealTree(b, "../../../hack/real-tree.sh", os.Getenv("GATEDCRD_BENCH_MODULE"))
 				}
 				benchSaves(b, dir, tr.file, full)
 			})
@@ -67,7 +67,7 @@ func benchSaves(b *testing.B, dir, file string, full bool) {
 	b.ResetTimer()
 	for b.Loop() {
 		start := time.Now()
-		toggleDoc(b, filepath.Join(dir, file))
+		testtree.ToggleDoc(b, filepath.Join(dir, file))
 		select {
 		case r := <-reports:
 			if r.Err != nil || r.Written == 0 {
@@ -84,40 +84,6 @@ func benchSaves(b *testing.B, dir, file string, full bool) {
 	b.ReportMetric(float64(lat[len(lat)/2].Milliseconds()), "p50-ms")
 	b.ReportMetric(float64(lat[(len(lat)*9)/10].Milliseconds()), "p90-ms")
 	b.ReportMetric(float64(len(scope)), "group-versions")
-}
-
-// toggleDoc edits the description of the first field of the first struct
-// of a Go file, or undoes that edit, saving by rename.
-func toggleDoc(b testing.TB, p string) {
-	data, err := os.ReadFile(p)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := string(data)
-	const mark = "Edited by the benchmark. "
-	if strings.Contains(s, mark) {
-		s = strings.Replace(s, mark, "", 1)
-	} else {
-		s = strings.Replace(s, "struct {\n\t// ", "struct {\n\t// "+mark, 1)
-	}
-	tmp := p + ".new"
-	if err := os.WriteFile(tmp, []byte(s), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		b.Fatal(err)
-	}
-}
-
-// realTree fetches module and prepares it as make conformance does
-// (hack/real-tree.sh fetch), with its generated files.
-func realTree(b *testing.B, module string) string {
-	dir := filepath.Join(b.TempDir(), "tree")
-	cmd := exec.Command("../../../hack/real-tree.sh", "fetch", module, dir)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("hack/real-tree.sh fetch %s: %v\n%s", module, err, out)
-	}
-	return dir
 }
 
 // benchOut shows the cycle lines with GATEDCRD_BENCH_VERBOSE set.

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
 )
 
 // TestMemoryFlat runs GATEDCRD_WATCH_MEMORY_CYCLES cycles (skipped when
@@ -33,7 +35,7 @@ func TestMemoryFlat(t *testing.T) {
 	var base uint64
 	kept := 0
 	for i := 1; i <= cycles; i++ {
-		toggleDoc(t, file)
+		testtree.ToggleDoc(t, file)
 		rep := w.Cycle(w.changedOf(setOf([]string{file})))
 		if rep.Err != nil || rep.Written == 0 {
 			t.Fatalf("cycle %d: %+v", i, rep)

@@ -1,0 +1,225 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gatedcrd/gatedcrd/internal/suiteserve"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/watch"
+)
+
+// suiteRunner is the apitest --serve child of codegen watch --suites. It
+// keeps an API server warm for the whole watch and, after every cycle,
+// runs the suites of the CRD files the cycle wrote and of the suite
+// files it saw edited. apitest runs in a process of its own because it
+// links kube-apiserver and etcd, which codegen must not; the two speak
+// JSON lines over the child's standard input and output (package suiteserve).
+type suiteRunner struct {
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	answers *bufio.Reader
+	exited  chan struct{}
+	out     io.Writer
+	baseDir string
+	// ready is closed once the server reported whether it started;
+	// readyErr is then set when it did not.
+	ready    chan struct{}
+	readyErr error
+	version  string
+}
+
+// startSuites starts apitest --serve on the tree. It returns at once; the
+// server starts while the first cycle runs. Ending ctx asks the child to
+// stop (SIGTERM), which also cuts short a run of suites in progress.
+func startSuites(ctx context.Context, opts *options, program string) (*suiteRunner, error) {
+	args := []string{"--serve", "--base-dir", opts.baseDir}
+	if opts.kubeVersion != "" {
+		args = append(args, "--kube-version", opts.kubeVersion)
+	}
+	if opts.payloadSet {
+		p, err := opts.payloadPath()
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, "--payload-dir", p)
+	}
+	cmd := exec.Command(program, args...)
+	cmd.Stderr = opts.stderr // the release chosen and why, the server's start
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", program, err)
+	}
+	s := &suiteRunner{cmd: cmd, stdin: stdin, answers: bufio.NewReader(stdout), exited: make(chan struct{}),
+		out: opts.stderr, baseDir: opts.baseDir, ready: make(chan struct{})}
+	go func() {
+		_ = cmd.Wait()
+		close(s.exited)
+	}()
+	go s.awaitReady()
+	go func() {
+		select {
+		case <-ctx.Done():
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+		case <-s.exited:
+		}
+	}()
+	return s, nil
+}
+
+// awaitReady reads the child's first line.
+func (s *suiteRunner) awaitReady() {
+	defer close(s.ready)
+	var r suiteserve.Ready
+	if err := s.read(&r); err != nil {
+		s.readyErr = err
+		return
+	}
+	if !r.Ready {
+		s.readyErr = fmt.Errorf("the API server did not start: %s", r.Error)
+		return
+	}
+	s.version = r.KubeVersion
+}
+
+// read decodes the child's next line.
+func (s *suiteRunner) read(v any) error {
+	line, err := s.answers.ReadBytes('\n')
+	if err != nil {
+		return fmt.Errorf("apitest --serve ended (%v)", err)
+	}
+	if err := json.Unmarshal(line, v); err != nil {
+		return fmt.Errorf("apitest --serve answered %q: %v", strings.TrimSpace(string(line)), err)
+	}
+	return nil
+}
+
+// afterCycle runs the suites a cycle concerns and prints one line, and
+// the failures as apitest prints them.
+func (s *suiteRunner) afterCycle(rep watch.Report) {
+	if rep.Err != nil {
+		fmt.Fprintf(s.out, "suites #%d: not run, the cycle failed\n", rep.Cycle)
+		return
+	}
+	req := s.requestFor(rep)
+	if len(req.CRDFiles) == 0 && len(req.SuiteFiles) == 0 {
+		fmt.Fprintf(s.out, "suites #%d: no CRD file or suite changed\n", rep.Cycle)
+		return
+	}
+	<-s.ready
+	if s.readyErr != nil {
+		fmt.Fprintf(s.out, "suites #%d: not run: %v\n", rep.Cycle, s.readyErr)
+		return
+	}
+	res, err := s.run(req)
+	switch {
+	case err != nil:
+		fmt.Fprintf(s.out, "suites #%d: not run: %v\n", rep.Cycle, err)
+	case res.Error != "":
+		fmt.Fprintf(s.out, "suites #%d: not run: %s\n", rep.Cycle, res.Error)
+	default:
+		fmt.Fprintf(s.out, "suites #%d: %s\n", rep.Cycle, summary(res, s.version))
+		io.WriteString(s.out, res.Output)
+	}
+}
+
+// summary is the result line of a run of suites.
+func summary(r suiteserve.Result, version string) string {
+	counts := fmt.Sprintf("%d passed, %d failed", r.Passed, r.Failed)
+	if r.Skipped > 0 {
+		counts += fmt.Sprintf(", %d skipped", r.Skipped)
+	}
+	return fmt.Sprintf("%s in %d (suite × CRD file) pair(s) on Kubernetes %s; %v", counts, r.Pairs, version, r.Duration.Round(time.Millisecond))
+}
+
+// requestFor names the generated CRD files a cycle wrote and the suite
+// files it saw changed (and that still exist), as paths below the
+// --base-dir given to the child.
+func (s *suiteRunner) requestFor(rep watch.Report) suiteserve.Request {
+	var req suiteserve.Request
+	for _, f := range rep.Files {
+		if isGeneratedCRD(f) {
+			req.CRDFiles = append(req.CRDFiles, filepath.Join(s.baseDir, f))
+		}
+	}
+	for _, f := range rep.Changed {
+		p := filepath.Join(s.baseDir, f)
+		if _, err := os.Stat(p); err == nil && isSuiteFile(p) {
+			req.SuiteFiles = append(req.SuiteFiles, p)
+		}
+	}
+	return req
+}
+
+// run sends one request and reads its answer.
+func (s *suiteRunner) run(req suiteserve.Request) (suiteserve.Result, error) {
+	data, err := json.Marshal(req)
+	if err != nil {
+		return suiteserve.Result{}, err
+	}
+	if _, err := s.stdin.Write(append(data, '\n')); err != nil {
+		return suiteserve.Result{}, fmt.Errorf("apitest --serve ended (%v)", err)
+	}
+	var res suiteserve.Result
+	err = s.read(&res)
+	return res, err
+}
+
+// suiteStopGrace is how long the child may take to stop its server and
+// remove its temporary directories before it is killed.
+const suiteStopGrace = time.Minute
+
+// stop ends the child: the end of its standard input stops its server.
+func (s *suiteRunner) stop() error {
+	_ = s.stdin.Close()
+	select {
+	case <-s.exited:
+	case <-time.After(suiteStopGrace):
+		_ = s.cmd.Process.Kill()
+		<-s.exited
+		return fmt.Errorf("apitest --serve did not stop within %v; killed", suiteStopGrace)
+	}
+	if st := s.cmd.ProcessState; st != nil && !st.Success() && !signalled(st) {
+		return fmt.Errorf("apitest --serve: %v", st)
+	}
+	return nil
+}
+
+// signalled says the child ended on our SIGTERM (or the terminal's
+// SIGINT) without handling it, which is how a stop may end.
+func signalled(st *os.ProcessState) bool {
+	ws, ok := st.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled()
+}
+
+// isSuiteFile is apitest's rule for a suite file (apitest/suite
+// isSuitePath, which codegen cannot import): a .yaml file whose
+// grandparent directory is named tests.
+func isSuiteFile(p string) bool {
+	return filepath.Ext(p) == ".yaml" && filepath.Base(filepath.Dir(filepath.Dir(p))) == "tests"
+}
+
+// isGeneratedCRD says whether p is a CRD file of a version's
+// zz_generated.crd-manifests, which the suites run against.
+func isGeneratedCRD(p string) bool {
+	return filepath.Ext(p) == ".yaml" && filepath.Base(filepath.Dir(p)) == "zz_generated.crd-manifests"
+}
+
+// errNoAPITest is returned when no apitest program can be found or built.
+var errNoAPITest = errors.New("no apitest program: give its path with --apitest, put it next to codegen or on $PATH")

@@ -1,0 +1,46 @@
+package testtree
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// ToggleDoc edits the description of the first field of the first struct
+// of a Go file, or undoes that edit, saving by rename as editors do: the
+// edit benchmarks of codegen watch make on every iteration.
+func ToggleDoc(t testing.TB, p string) {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	const mark = "Edited by the benchmark. "
+	if strings.Contains(s, mark) {
+		s = strings.Replace(s, mark, "", 1)
+	} else {
+		s = strings.Replace(s, "struct {\n\t// ", "struct {\n\t// "+mark, 1)
+	}
+	tmp := p + ".new"
+	if err := os.WriteFile(tmp, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// RealTree fetches module and prepares it as make conformance does
+// (hack/real-tree.sh fetch, the script given relative to the test's
+// working directory), with its generated files, in a fresh directory.
+func RealTree(t testing.TB, script, module string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "tree")
+	if out, err := exec.Command(script, "fetch", module, dir).CombinedOutput(); err != nil {
+		t.Fatalf("%s fetch %s: %v\n%s", script, module, err, out)
+	}
+	return dir
+}
