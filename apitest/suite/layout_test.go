@@ -16,7 +16,7 @@ func operatorLayout(t *testing.T, versionDir, payloadAt string) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "repo")
 	for from, to := range map[string]string{
-		"testdata/preversion/tests":                  filepath.Join(versionDir, "tests"),
+		operatorRepo + "/tests":                      filepath.Join(versionDir, "tests"),
 		operatorRepo + "/zz_generated.crd-manifests": filepath.Join(versionDir, generatedDir),
 		operatorRepo + "/featuregates":               payloadAt,
 	} {
@@ -55,8 +55,8 @@ func TestOperatorLayouts(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantPairs := pairsOf(want)
-	if len(wantPairs) != 16 {
-		t.Fatalf("the reference plan has %d pairs, want 16: %v", len(wantPairs), wantPairs)
+	if len(wantPairs) != 21 {
+		t.Fatalf("the reference plan has %d pairs, want 21: %v", len(wantPairs), wantPairs)
 	}
 	for _, tc := range []struct {
 		name, versionDir, payloadAt, baseDir string

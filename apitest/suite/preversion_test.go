@@ -12,19 +12,20 @@ import (
 
 // operatorRepo is the version directory of the operator repository fixture
 // of the e2e tests: pre-version payload files (JSON with # comments;
-// featureGate-SelfManagedHA-Default.yaml annotated for Hypershift) and the
-// CRD files generated from them. Read only.
+// featureGate-SelfManagedHA-Default.yaml annotated for Hypershift), the
+// CRD files generated from them and their suites (tests/<crd>/
+// *.testsuite.yaml). Read only.
 const operatorRepo = "../../tools/internal/e2e/testdata/operatorrepo/api/fleet/v1beta1"
 
-// preVersionTree assembles an operator repository's API tree (SPEC §9.4):
-// the suites of testdata/preversion in tests/, the fixture's generated CRD
-// files in zz_generated.crd-manifests/ and its payload files in
+// preVersionTree assembles an operator repository's API tree (SPEC §9.4)
+// from the fixture: its suites in tests/, its generated CRD files in
+// zz_generated.crd-manifests/ and its payload files in
 // payload-manifests/featuregates/.
 func preVersionTree(t *testing.T) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "api")
 	for from, to := range map[string]string{
-		"testdata/preversion/tests":                  "tests",
+		operatorRepo + "/tests":                      "tests",
 		operatorRepo + "/zz_generated.crd-manifests": "zz_generated.crd-manifests",
 		operatorRepo + "/featuregates":               "payload-manifests/featuregates",
 	} {
@@ -54,24 +55,30 @@ func TestPreparePreVersionPayload(t *testing.T) {
 		for _, batch := range plan.Batches {
 			for _, v := range batch {
 				for _, s := range v.Suites {
-					name := strings.TrimSuffix(filepath.Base(s.Path), ".testsuite.yaml")
-					got[name] = append(got[name], strings.TrimSuffix(strings.TrimPrefix(filepath.Base(v.File.Path), "controlplanes-"), ".crd.yaml"))
+					name := filepath.Base(filepath.Dir(s.Path)) + "/" + strings.TrimSuffix(filepath.Base(s.Path), ".testsuite.yaml")
+					got[name] = append(got[name], strings.TrimSuffix(filepath.Base(v.File.Path), ".crd.yaml"))
 				}
 			}
 		}
 		for name := range got {
 			slices.Sort(got[name])
 		}
+		const cp, snap = "controlplanes.fleet.example.com/", "controlplanesnapshots.fleet.example.com/"
 		want := map[string][]string{
-			"AAA_ungated": {"Hypershift-CustomNoUpgrade", "Hypershift-Default", "Hypershift-TechPreviewNoUpgrade",
-				"SelfManagedHA-CustomNoUpgrade", "SelfManagedHA-Default", "SelfManagedHA-TechPreviewNoUpgrade"},
+			cp + "AAA_ungated": {"controlplanes-Hypershift-CustomNoUpgrade", "controlplanes-Hypershift-Default", "controlplanes-Hypershift-TechPreviewNoUpgrade",
+				"controlplanes-SelfManagedHA-CustomNoUpgrade", "controlplanes-SelfManagedHA-Default", "controlplanes-SelfManagedHA-TechPreviewNoUpgrade"},
 			// featureGate-SelfManagedHA-Default.yaml disables the gate; its
 			// Hypershift annotation does not make it Hypershift's.
-			"ExternalDNSProvider": {"Hypershift-CustomNoUpgrade", "Hypershift-Default", "Hypershift-TechPreviewNoUpgrade",
-				"SelfManagedHA-CustomNoUpgrade", "SelfManagedHA-TechPreviewNoUpgrade"},
-			"-ExternalDNSProvider": {"SelfManagedHA-Default"},
-			"BareMetalPlatform": {"Hypershift-CustomNoUpgrade", "Hypershift-TechPreviewNoUpgrade",
-				"SelfManagedHA-CustomNoUpgrade", "SelfManagedHA-TechPreviewNoUpgrade"},
+			cp + "ExternalDNSProvider": {"controlplanes-Hypershift-CustomNoUpgrade", "controlplanes-Hypershift-Default", "controlplanes-Hypershift-TechPreviewNoUpgrade",
+				"controlplanes-SelfManagedHA-CustomNoUpgrade", "controlplanes-SelfManagedHA-TechPreviewNoUpgrade"},
+			cp + "-ExternalDNSProvider": {"controlplanes-SelfManagedHA-Default"},
+			cp + "BareMetalPlatform": {"controlplanes-Hypershift-CustomNoUpgrade", "controlplanes-Hypershift-TechPreviewNoUpgrade",
+				"controlplanes-SelfManagedHA-CustomNoUpgrade", "controlplanes-SelfManagedHA-TechPreviewNoUpgrade"},
+			cp + "-BareMetalPlatform": {"controlplanes-Hypershift-Default", "controlplanes-SelfManagedHA-Default"},
+			// A CRD gated as a whole: its files are those of the feature
+			// sets that enable the gate, each serving both profiles.
+			snap + "ControlPlaneSnapshots":                    {"controlplanesnapshots-CustomNoUpgrade", "controlplanesnapshots-TechPreviewNoUpgrade"},
+			"placementpolicies.fleet.example.com/AAA_ungated": {"placementpolicies"},
 		}
 		for name, files := range want {
 			if !slices.Equal(got[name], files) {

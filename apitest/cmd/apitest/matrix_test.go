@@ -361,44 +361,34 @@ func TestWarningsCaptured(t *testing.T) {
 	}
 }
 
-// TestOperatorRepositoryMatrix runs an operator repository (the
-// fixture's pre-version payload in featuregates/ beside the generated
-// CRDs, *.testsuite.yaml suites, all below api/fleet/v1beta1 of a module
-// without configuration) on every release GATEDCRD_TEST_KUBE_VERSIONS
-// names and the linked one, in one command, on their real servers: the
-// programs that kubeversion's TestProgramServes builds for those
-// releases, found in the cache. Skipped unless the variable is set.
+// TestOperatorRepositoryMatrix runs the operator repository fixture as
+// committed, as `make apitest-operator-matrix` does in CI: --base-dir at
+// the repository root, the suites (tests/<crd>/*.testsuite.yaml) and the
+// pre-version payload (featuregates/) beside the generated CRDs in
+// api/fleet/v1beta1, no configuration. It runs in one command on the
+// linked release and on every release GATEDCRD_TEST_KUBE_VERSIONS names
+// (1.32 in make test), whose programs kubeversion's TestProgramServes
+// builds and caches.
 func TestOperatorRepositoryMatrix(t *testing.T) {
 	minors := strings.Fields(os.Getenv("GATEDCRD_TEST_KUBE_VERSIONS"))
-	if len(minors) == 0 {
-		t.Skip("set GATEDCRD_TEST_KUBE_VERSIONS to the Kubernetes versions to run on besides the linked one")
-	}
 	if !slices.Contains(minors, kubeversion.Linked) {
 		minors = append(minors, kubeversion.Linked)
 	}
-	root := filepath.Join(t.TempDir(), "operator")
-	versionDir := filepath.Join(root, "api", "fleet", "v1beta1")
-	for from, to := range map[string]string{
-		"../../suite/testdata/preversion/tests":      "tests",
-		operatorRepo + "/zz_generated.crd-manifests": "zz_generated.crd-manifests",
-		operatorRepo + "/featuregates":               "featuregates",
-	} {
-		if err := os.CopyFS(filepath.Join(versionDir, to), os.DirFS(from)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	writeGoMod(t, root, "v0.30.3")
-	junit := filepath.Join(t.TempDir(), "junit.xml")
 	var stdout, stderr bytes.Buffer
-	code := run(t.Context(), []string{"--base-dir", root, "--kube-version", strings.Join(minors, ","), "--junit", junit}, &stdout, &stderr)
+	code := run(t.Context(), []string{"--base-dir", operatorRepoRoot, "--kube-version", strings.Join(minors, ",")}, &stdout, &stderr)
 	out := stdout.String()
 	if want := fmt.Sprintf("%d passed, 0 failed", len(minors)*preVersionTests); code != exitPassed || lastLine(out) != want {
 		t.Fatalf("exit %d, last line %q; want %d and %q\n%s%s", code, lastLine(out), exitPassed, want, out, stderr.String())
 	}
+	if len(minors) == 1 {
+		checkPayloadFileNamesDecide(t, out, "ok    ")
+		return
+	}
 	for _, v := range minors {
-		line := "ok    " + v + " [fleet.example.com/v1beta1, Resource=controlplanes][ClusterProfiles=SelfManagedHA][FeatureSet=\"Default\"][FeatureGate=-ExternalDNSProvider][File=controlplanes-SelfManagedHA-Default.crd.yaml] ControlPlane without ExternalDNSProvider"
-		if !strings.Contains(out, line) {
-			t.Errorf("no line %q in\n%s", line, out)
-		}
+		checkPayloadFileNamesDecide(t, out, "ok    "+v+" ")
+	}
+	total := regexp.MustCompile(`(?m)^    total +` + strings.Repeat(fmt.Sprintf(`%d/0 +`, preVersionTests), len(minors)-1) + fmt.Sprintf(`%d/0$`, preVersionTests))
+	if !total.MatchString(out) {
+		t.Errorf("no total row of %d/0 for each of %d versions in\n%s", preVersionTests, len(minors), out)
 	}
 }

@@ -15,22 +15,25 @@ import (
 	"github.com/gatedcrd/gatedcrd/internal/kubetarget"
 )
 
-// operatorRepo is the version directory of the e2e tests' operator
-// repository fixture: pre-version payload files (JSON with # comments;
-// featureGate-SelfManagedHA-Default.yaml annotated for Hypershift) and the
-// CRD files generated from them. Read only.
-const operatorRepo = "../../../tools/internal/e2e/testdata/operatorrepo/api/fleet/v1beta1"
+// operatorRepoRoot is the e2e tests' operator repository fixture, and
+// operatorRepo its version directory: pre-version payload files in
+// featuregates/ (JSON with # comments; featureGate-SelfManagedHA-Default.yaml
+// annotated for Hypershift), the CRD files generated from them and their
+// suites, tests/<crd>/*.testsuite.yaml. Read only.
+const (
+	operatorRepoRoot = "../../../tools/internal/e2e/testdata/operatorrepo"
+	operatorRepo     = operatorRepoRoot + "/api/fleet/v1beta1"
+)
 
 // preVersionTree assembles an operator repository's API module (SPEC
 // §9.4) with no configuration: a go.mod requiring apimachinery at
-// apimachinery (none when ""), the suites of
-// ../../suite/testdata/preversion, and the fixture's generated CRD files
-// and pre-version payload files where apitest looks by default.
+// apimachinery (none when ""), and the fixture's suites, generated CRD
+// files and pre-version payload files where apitest looks by default.
 func preVersionTree(t *testing.T, apimachinery string) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "api")
 	for from, to := range map[string]string{
-		"../../suite/testdata/preversion/tests":      "tests",
+		operatorRepo + "/tests":                      "tests",
 		operatorRepo + "/zz_generated.crd-manifests": "zz_generated.crd-manifests",
 		operatorRepo + "/featuregates":               "payload-manifests/featuregates",
 	} {
@@ -136,11 +139,13 @@ func TestKubeVersionChoice(t *testing.T) {
 	}
 }
 
-// preVersionTests is the number of tests the suites of the pre-version
-// tree run: AAA_ungated 2 × 6 files, ExternalDNSProvider 1 × 5,
-// -ExternalDNSProvider 1 × 1 (SelfManagedHA Default, by the payload
-// file's name), BareMetalPlatform 2 × 4.
-const preVersionTests = 2*6 + 1*5 + 1*1 + 2*4
+// preVersionTests is the number of tests the fixture's suites run on one
+// Kubernetes version. ControlPlane: AAA_ungated 8 × 6 files,
+// ExternalDNSProvider 3 × 5, -ExternalDNSProvider 2 × 1 (SelfManagedHA
+// Default, by the payload file's name), BareMetalPlatform 5 × 4 and
+// -BareMetalPlatform 2 × 2 (the Default files); ControlPlaneSnapshots 4 × 2
+// (TechPreviewNoUpgrade and CustomNoUpgrade); PlacementPolicy 4 × 1.
+const preVersionTests = 8*6 + 3*5 + 2*1 + 5*4 + 2*2 + 4*2 + 4*1
 
 // TestPreVersionTree runs the suites of an operator repository with a
 // pre-version payload and no configuration: the release comes from its
@@ -159,19 +164,32 @@ func TestPreVersionTree(t *testing.T) {
 	if want := "on Kubernetes " + kubeversion.Linked + " (k8s.io/apimachinery v0."; !strings.Contains(first, want) || !strings.Contains(first, filepath.Join(root, "go.mod")) {
 		t.Errorf("first line %q does not say the go.mod chose %s", first, kubeversion.Linked)
 	}
+	checkPayloadFileNamesDecide(t, out, "ok    ")
+	if strings.Contains(out, "warning:") {
+		t.Errorf("warnings without cause:\n%s", out)
+	}
+}
+
+// checkPayloadFileNamesDecide checks the pair lines (each starting with
+// prefix) of a run of the fixture's suites that only the pre-version
+// payload's file names decide: featureGate-SelfManagedHA-Default.yaml,
+// annotated for Hypershift, disables ExternalDNSProvider on SelfManagedHA,
+// and each profile's Default file disables BareMetalPlatform.
+func checkPayloadFileNamesDecide(t *testing.T, out, prefix string) {
+	t.Helper()
+	const pair = "[fleet.example.com/v1beta1, Resource=controlplanes]"
 	for _, want := range []string{
-		`ok    [fleet.example.com/v1beta1, Resource=controlplanes][ClusterProfiles=SelfManagedHA][FeatureSet="Default"][FeatureGate=-ExternalDNSProvider][File=controlplanes-SelfManagedHA-Default.crd.yaml] ControlPlane without ExternalDNSProvider`,
-		`ok    [fleet.example.com/v1beta1, Resource=controlplanes][ClusterProfiles=Hypershift][FeatureSet="Default"][FeatureGate=ExternalDNSProvider][File=controlplanes-Hypershift-Default.crd.yaml] ControlPlane with ExternalDNSProvider`,
+		pair + `[ClusterProfiles=SelfManagedHA][FeatureSet="Default"][FeatureGate=-ExternalDNSProvider][File=controlplanes-SelfManagedHA-Default.crd.yaml] ControlPlane without ExternalDNSProvider`,
+		pair + `[ClusterProfiles=Hypershift][FeatureSet="Default"][FeatureGate=ExternalDNSProvider][File=controlplanes-Hypershift-Default.crd.yaml] ControlPlane with ExternalDNSProvider`,
+		pair + `[ClusterProfiles=Hypershift][FeatureSet="Default"][FeatureGate=-BareMetalPlatform][File=controlplanes-Hypershift-Default.crd.yaml] ControlPlane without BareMetalPlatform`,
+		pair + `[ClusterProfiles=SelfManagedHA][FeatureSet="Default"][FeatureGate=-BareMetalPlatform][File=controlplanes-SelfManagedHA-Default.crd.yaml] ControlPlane without BareMetalPlatform`,
 	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("no line %q in\n%s", want, out)
+		if !strings.Contains(out, "\n"+prefix+want+" (") {
+			t.Errorf("no line %q in\n%s", prefix+want, out)
 		}
 	}
 	if strings.Contains(out, "FeatureGate=ExternalDNSProvider][File=controlplanes-SelfManagedHA-Default.crd.yaml]") {
 		t.Errorf("ExternalDNSProvider ran on SelfManagedHA Default, whose payload file disables it:\n%s", out)
-	}
-	if strings.Contains(out, "warning:") {
-		t.Errorf("warnings without cause:\n%s", out)
 	}
 }
 
