@@ -20,7 +20,7 @@ import (
 // Directory and file names of a version directory (SPEC §1.1).
 const (
 	FeatureGatedDirName = manifest.PartialManifestsDirName
-	OverridesDirName    = "manual-override-crd-manifests"
+	OverridesDirName    = manifest.OverridesDirName
 	OutputDirName       = manifest.MergedManifestsDirName
 	DocFileName         = "doc.go"
 	manifestExt         = ".yaml"

@@ -44,6 +44,9 @@ type Input struct {
 	// fgpayload.Era); "" means the era the payload directory was read in
 	// (Payload.Era). Its payload format must be the directory's.
 	Era fgpayload.Era
+	// Untouched are the CRDs a restricted run leaves alone: they are not
+	// merged, and their outputs stay in the output directory.
+	Untouched manifest.Untouched
 }
 
 // Result says what the stage did, for progress output.
@@ -174,6 +177,9 @@ func Run(in Input) (*Result, error) {
 				continue
 			}
 			for _, c := range reader.crdsOf(v.Dir, vj.rep) {
+				if in.Untouched[c.name] {
+					continue
+				}
 				j := &crdJob{inputs: c, result: &CRDResult{Name: c.name}, rep: &reporter{list: problems}}
 				vj.crds = append(vj.crds, j)
 				jobs = append(jobs, j)
@@ -186,7 +192,7 @@ func Run(in Input) (*Result, error) {
 	runJobs(jobs, func(j *crdJob) { j.run(crdType, pl, reader) })
 
 	for _, vj := range dirs {
-		vj.write(in.Tree, reader)
+		vj.write(in.Tree, reader, in.Untouched)
 	}
 	if in.Problems == nil {
 		return res, problems.Err()
@@ -463,7 +469,7 @@ func annotate(obj map[string]any, f outputFile) {
 
 // write records the outputs and doc.go of a version directory in the tree
 // and removes stale entries of its output directory (SPEC §5.10, §5.11).
-func (vj *versionJob) write(t *tree.Tree, r *inputReader) {
+func (vj *versionJob) write(t *tree.Tree, r *inputReader, untouched manifest.Untouched) {
 	res, rep := vj.result, vj.rep
 	outDir := filepath.Join(vj.version.Dir, OutputDirName)
 	expected := map[string]string{DocFileName: "(doc.go)"}
@@ -517,11 +523,21 @@ func (vj *versionJob) write(t *tree.Tree, r *inputReader) {
 			rep.add(diag.Errorf(r.rel(p), 0, "", "unexpected directory in the output directory; remove it"))
 			continue
 		}
-		if _, ok := expected[e.Name]; !ok {
+		if _, ok := expected[e.Name]; !ok && !untouchedOutput(t, p, untouched) {
 			t.Remove(p)
 			res.Removed = append(res.Removed, p)
 		}
 	}
+}
+
+// untouchedOutput reports whether the file at p is an output of a CRD
+// the run leaves alone, which stays.
+func untouchedOutput(t *tree.Tree, p string, untouched manifest.Untouched) bool {
+	if len(untouched) == 0 {
+		return false
+	}
+	data, err := t.ReadFile(p)
+	return err == nil && untouched.Merged(data)
 }
 
 // packageName is the Go package name of an output directory: group and

@@ -52,8 +52,14 @@ type Input struct {
 	Strict bool
 	// Prefetch, when set, reads the existing partial manifests of
 	// Discovery from Tree (StartPrefetch with the same two); Run starts
-	// one otherwise. Run waits for it.
+	// one otherwise, unless Only is set. Run waits for it.
 	Prefetch *Prefetch
+	// Only, when set, restricts the writing to the CRDs whose root type
+	// (Go type name, of the version "<group>/<version>") it accepts; the
+	// others are found, checked and listed in the summary as always, but
+	// their partial manifests are left as the tree holds them, neither
+	// read nor handed on (CRD.Untouched).
+	Only func(groupVersion, kind string) bool
 }
 
 // Result is what stage 1 found and decided.
@@ -154,6 +160,9 @@ type CRD struct {
 	Line int
 	// Failed is set when the CRD had errors; nothing was written for it.
 	Failed bool
+	// Untouched is set when Input.Only left the CRD out: its partial
+	// manifests are as the tree held them, and have no Data.
+	Untouched bool
 }
 
 // Action says what stage 1 did with a partial manifest.
@@ -220,6 +229,7 @@ type run struct {
 	strict   bool
 	// existing reads the partial manifests already in the tree ahead.
 	existing *Prefetch
+	only     func(groupVersion, kind string) bool
 }
 
 // Run executes stage 1 for every version of every group in in.Discovery
@@ -244,8 +254,12 @@ func Run(in Input) (*Result, error) {
 		indexes:  map[*loader.Package]*pkgIndex{},
 	}
 	r.existing = in.Prefetch
-	if r.existing == nil {
+	r.only = in.Only
+	if r.existing == nil && r.only == nil {
 		r.existing = StartPrefetch(in.Tree, in.Discovery)
+	} else if r.existing == nil {
+		// A restricted run reads the few files it writes, when it needs them.
+		r.existing = startPrefetch(in.Tree, nil)
 	}
 	defer r.existing.Wait()
 	res := &Result{}
@@ -346,7 +360,8 @@ func (r *run) version(g *discovery.Group, v *discovery.Version) (*VersionResult,
 	sort.SliceStable(vr.CRDs, func(i, j int) bool { return vr.CRDs[i].Kind < vr.CRDs[j].Kind })
 	r.checkDuplicateNames(vr)
 	for _, crd := range vr.CRDs {
-		if !crd.Failed {
+		crd.Untouched = r.only != nil && !r.only(v.Name(), crd.Kind)
+		if !crd.Failed && !crd.Untouched {
 			r.writeCRD(crd)
 		}
 		vr.Failed = vr.Failed || crd.Failed

@@ -27,7 +27,7 @@ func (v *Validated) wantsGateDocs() bool {
 // lifecycle pages, which read stage 2's manifests after the merge.
 func (d *Discovered) wantsGateDocs() bool {
 	o := d.Run.Options
-	return d.Config.FeatureGateDocs.Directory != "" && o.Stages == AllStages && len(o.GroupVersions) == 0
+	return d.Config.FeatureGateDocs.Directory != "" && o.Stages == AllStages && len(o.GroupVersions) == 0 && o.Kinds == nil
 }
 
 // GateDocs renders one page per FeatureGate into the configured directory

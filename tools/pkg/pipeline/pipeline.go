@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/gatedcrd/gatedcrd/features/payload"
@@ -21,6 +22,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifestmerge"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/markerdefs"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/partialschemas"
@@ -56,6 +58,14 @@ type Options struct {
 	BaseDir string
 	// GroupVersions keeps only these "<group>/<version>" entries.
 	GroupVersions []string
+	// Kinds, when set, restricts the CRD stages further, to the CRDs whose
+	// root type is listed for its group-version ("<group>/<version>" to Go
+	// type names; a group-version not in the map keeps all its CRDs). The
+	// other CRDs are found and checked as always, but their partial
+	// manifests, overrides and merged outputs are left as the tree holds
+	// them: codegen watch sets it to the CRDs a changed declaration
+	// reaches, on a tree whose generated files are up to date.
+	Kinds map[string][]string
 	// PayloadDir is the payload FeatureGate directory, relative to BaseDir
 	// unless absolute; usually DefaultPayloadDir ("" is BaseDir itself, as
 	// for codegen --manifest-merge:payload-manifest-path="").
@@ -362,7 +372,7 @@ func (d *Discovered) Load() (*Loaded, error) {
 		}
 		return l, nil
 	}
-	if r.Options.Stages&PartialSchemas != 0 {
+	if r.Options.Stages&PartialSchemas != 0 && r.Options.Kinds == nil {
 		l.existing = partialschemas.StartPrefetch(r.Tree, d.Result)
 	}
 	if err := l.load(); err != nil {
@@ -477,6 +487,8 @@ func (l *Loaded) CheckMarkers() (*Checked, error) {
 type Partials struct {
 	*Checked
 	Result *partialschemas.Result
+	// untouched are the CRDs Options.Kinds leaves alone.
+	untouched manifest.Untouched
 }
 
 // PartialManifests runs stage 1, empty-partial-schemas.
@@ -486,13 +498,14 @@ func (c *Checked) PartialManifests() (*Partials, error) {
 	err := r.stage(PartialSchemas, "empty-partial-schemas", func() error {
 		c.checkTypes()
 		res, err := partialschemas.Run(partialschemas.Input{Discovery: c.Result, Universe: c.Universe, Tree: r.Tree, Problems: r.Problems,
-			Strict: r.strict, Prefetch: c.existing})
+			Strict: r.strict, Prefetch: c.existing, Only: r.onlyKinds()})
 		// Run waited for the reading and took what it needs: the files
 		// read and parsed (old schemas and all, 17 MB of objects on
 		// openshift/api) would otherwise stay live for the whole run.
 		c.existing = nil
 		if err == nil {
 			p.Result = res
+			p.untouched = untouchedCRDs(res)
 			r.Stats.addPartials(res)
 		}
 		return err
@@ -501,6 +514,30 @@ func (c *Checked) PartialManifests() (*Partials, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// onlyKinds is stage 1's Only for Options.Kinds (nil when not set).
+func (r *Run) onlyKinds() func(groupVersion, kind string) bool {
+	if r.Options.Kinds == nil {
+		return nil
+	}
+	return func(gv, kind string) bool {
+		kinds, ok := r.Options.Kinds[gv]
+		return !ok || slices.Contains(kinds, kind)
+	}
+}
+
+// untouchedCRDs are the CRDs stage 1 left alone.
+func untouchedCRDs(res *partialschemas.Result) manifest.Untouched {
+	out := manifest.Untouched{}
+	for _, v := range res.Versions {
+		for _, crd := range v.CRDs {
+			if crd.Untouched {
+				out[crd.Name] = true
+			}
+		}
+	}
+	return out
 }
 
 // handOn returns stage 1's partial manifests as stage 2 takes them, with
@@ -562,7 +599,7 @@ func (p *Partials) Schemas() (*Schemas, error) {
 		p.dropBodies()
 		in := schemapatch.Input{Discovery: p.Discovered.Result, Universe: p.Universe, Tree: r.Tree, Problems: r.Problems,
 			EnumFromConstants: p.Config.EnumFromConstants, Partials: p.handOn(),
-			PresumeMerged: r.Options.Stages&ManifestMerge != 0}
+			PresumeMerged: r.Options.Stages&ManifestMerge != 0, Untouched: p.untouched}
 		in.Era = schemapatch.EraOf(r.Payload())
 		if p.Result != nil {
 			// Stage 2 took them over; it drops each one (old schema and all)
@@ -612,7 +649,7 @@ func (s *Schemas) Merge() (*Merged, error) {
 			s.settlePresumed(nil)
 			return nil
 		}
-		in := manifestmerge.Input{Discovery: s.Discovered.Result, Tree: r.Tree, Problems: r.Problems, Payload: d, Era: d.Era}
+		in := manifestmerge.Input{Discovery: s.Discovered.Result, Tree: r.Tree, Problems: r.Problems, Payload: d, Era: d.Era, Untouched: s.untouched}
 		if s.Result != nil {
 			in.Files = s.Result.Files
 		}
@@ -676,7 +713,8 @@ func (m *Merged) Validate() (*Validated, error) {
 	if m.Result == nil {
 		return v, nil
 	}
-	in := requiredannotations.Input{Discovery: m.Discovered.Result, Tree: r.Tree, Rule: m.Config.RequiredAnnotations, Merged: m.Result.Outputs()}
+	in := requiredannotations.Input{Discovery: m.Discovered.Result, Tree: r.Tree, Rule: m.Config.RequiredAnnotations, Merged: m.Result.Outputs(),
+		Untouched: m.untouched}
 	if u := m.Universe; u != nil {
 		in.Syntax = func(v *discovery.Version) []*ast.File {
 			if p := u.Root(v.ImportPath); p != nil {

@@ -54,6 +54,10 @@ type Input struct {
 	// such, without parsing them, and lists them in Result.Presumed for
 	// Result.Settle to check once stage 3 ran (see presumed.go).
 	PresumeMerged bool
+	// Untouched are the CRDs a restricted run leaves alone: the files of
+	// their partial manifest and override directories, and their merged
+	// outputs, are not processed.
+	Untouched manifest.Untouched
 }
 
 // Partial is a partial manifest handed over by stage 1: the file, and the
@@ -209,7 +213,7 @@ func (s *stage) selectAndGenerate() []*generation {
 		for _, v := range g.Versions {
 			versionDirs[filepath.Clean(v.Dir)] = true
 			s.walk(v.Dir, func(path string) {
-				if seen[path] {
+				if seen[path] || s.in.Untouched.Dir(path) {
 					return
 				}
 				seen[path] = true
@@ -293,7 +297,9 @@ func (s *stage) readManifests(paths []string, versionDirs map[string]bool) func(
 				return
 			}
 			if s.in.PresumeMerged && looksMerged(paths[i], data, versionDirs) {
-				out[i].presumed = &manifest.File{Path: paths[i], Data: data}
+				if !s.in.Untouched.Merged(data) {
+					out[i].presumed = &manifest.File{Path: paths[i], Data: data}
+				}
 				return
 			}
 			out[i].manifest, out[i].problems = readManifest(rel, manifest.ParseFile(paths[i], data), nil)
