@@ -40,7 +40,15 @@
 // was added, deleted or renamed or a file's header (build constraints,
 // package clause, imports) changed, and parses and type-checks again only
 // the changed packages and their importers. A full cycle other than
-// --full's, and any cycle after a failed one, loads afresh. What is not
-// incremental: the stages regenerate every CRD of the selected
-// group-versions; see docs/watch.md.
+// --full's, and any cycle after a failed one, loads afresh.
+//
+// Within those group-versions a cycle regenerates only the CRDs whose
+// root type reaches a changed declaration (pipeline.Options.Kinds): the
+// watcher hashes each Go file's declarations (declHashes) to tell which
+// types a save changed, and keeps the graph of the named types the root
+// packages refer to (typeRefs), as the last cycles type-checked them, to
+// find the root types reaching them; a group-version none of whose root
+// types does, and whose package did not change, is not regenerated. A
+// change beyond type declarations regenerates every CRD of the package.
+// See docs/watch.md.
 package watch

@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"maps"
 	"path/filepath"
 	"strings"
 
@@ -20,8 +21,11 @@ type graph struct {
 	// byDir inverts reads: a package directory to the group-versions
 	// reading it.
 	byDir map[string]map[string]bool
-	// versionDirs maps a group-version to its package directory.
-	versionDirs map[string]string
+	// versionDirs maps a group-version to its package directory, and
+	// versionPaths to its import path.
+	versionDirs, versionPaths map[string]string
+	// pathOf maps a package directory read to its import path.
+	pathOf map[string]string
 	// partialSafe says that a group-version's output depends only on the
 	// packages its root reads: not so with enumFromConstants (an enum
 	// collects constants from every loaded package) or featureGateDocs
@@ -35,13 +39,14 @@ func graphOf(l *pipeline.Loaded) *graph {
 	if l.Universe == nil {
 		return nil
 	}
-	g := &graph{reads: map[string]map[string]bool{}, versionDirs: map[string]string{},
+	g := &graph{reads: map[string]map[string]bool{}, versionDirs: map[string]string{}, versionPaths: map[string]string{}, pathOf: map[string]string{},
 		moduleDir:   l.ModuleDir,
 		partialSafe: !l.Config.EnumFromConstants && l.Config.FeatureGateDocs.Directory == ""}
 	names := map[string]string{} // import path -> group-version
 	for _, v := range l.Versions() {
 		names[v.ImportPath] = v.Name()
 		g.versionDirs[v.Name()] = v.Dir
+		g.versionPaths[v.Name()] = v.ImportPath
 	}
 	for _, root := range l.Universe.Roots {
 		gv, ok := names[root.PkgPath]
@@ -52,6 +57,7 @@ func graphOf(l *pipeline.Loaded) *graph {
 		visit(root, map[*loader.Package]bool{}, func(p *loader.Package) {
 			if d := packageDir(p); d != "" {
 				dirs[d] = true
+				g.pathOf[d] = p.PkgPath
 			}
 		})
 		g.reads[gv] = dirs
@@ -71,7 +77,9 @@ func (g *graph) update(n *graph, full bool) *graph {
 	}
 	for gv, dir := range n.versionDirs {
 		g.versionDirs[gv] = dir
+		g.versionPaths[gv] = n.versionPaths[gv]
 	}
+	maps.Copy(g.pathOf, n.pathOf)
 	g.partialSafe, g.moduleDir = n.partialSafe, n.moduleDir
 	g.index()
 	return g

@@ -64,6 +64,11 @@ type Report struct {
 	Changed []string
 	// Scope are the group-versions regenerated; nil for a full run.
 	Scope []string
+	// Kinds restricts Scope further (pipeline.Options.Kinds): for a
+	// group-version it lists, only the CRDs of these root types were
+	// regenerated (the types of its package reaching a changed
+	// declaration); nil when every CRD of Scope was.
+	Kinds map[string][]string
 	// Written and Removed count the files written and removed.
 	Written, Removed int
 	// Files are the files written (created or changed), relative to the
@@ -108,6 +113,13 @@ type Watcher struct {
 	// changed Go files it has not been told about yet.
 	session *goload.Session
 	unseen  []string
+	// decls hashes the declarations of each Go file (declHashes) as the
+	// watcher last saw it; edited collects which declarations the saves
+	// since the last cycle changed.
+	decls  map[string]map[string][32]byte
+	edited declEdits
+	// types is the type graph of the root packages the cycles checked.
+	types typeRefs
 }
 
 // New returns a watcher of the tree at baseDir. Close it when done.
@@ -133,6 +145,7 @@ func New(baseDir string, opts Options) (*Watcher, error) {
 		return nil, fmt.Errorf("watch: %w", err)
 	}
 	w := &Watcher{opts: opts, base: base, fsw: fsw, watched: map[string]bool{}, seen: map[string][32]byte{}, full: true,
+		decls: map[string]map[string][32]byte{}, types: typeRefs{refs: map[string][]string{}, roots: map[string][]string{}},
 		session: goload.NewSession(base)}
 	if err := w.watchTree(base); err != nil {
 		fsw.Close()
@@ -239,20 +252,51 @@ func (w *Watcher) changedOf(pending map[string]bool) []string {
 		if p == w.base {
 			continue // a forced full cycle
 		}
-		h, ok := hashFile(p)
+		data, err := os.ReadFile(p)
+		h := sha256.Sum256(data)
 		if old, seen := w.seen[p]; seen && old == h {
 			continue
 		}
-		if ok {
+		if err == nil {
 			w.seen[p] = h
 		} else {
 			w.seen[p] = [32]byte{}
+			data = nil
+		}
+		if isGoSource(p) {
+			w.noteDecls(p, data)
 		}
 		out = append(out, p)
 	}
 	sort.Strings(out)
 	return out
 }
+
+// noteDecls records which declarations of the Go file p a save changed,
+// data being its new content (nil: gone).
+func (w *Watcher) noteDecls(p string, data []byte) {
+	var after map[string][32]byte
+	if data != nil && !isOutputSource(p) {
+		after = declHashes(data)
+	}
+	names, all := changedTypes(w.decls[p], after)
+	w.edited.add(filepath.Dir(p), names, all)
+	if after == nil {
+		delete(w.decls, p)
+	} else {
+		w.decls[p] = after
+	}
+}
+
+// isGoSource says whether p is a Go file a package compiles (not a test).
+func isGoSource(p string) bool {
+	return strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go")
+}
+
+// isOutputSource says whether p is a generated Go file (deepcopy, swagger
+// docs): its declarations are not tracked, so a change to it may concern
+// any type of its package.
+func isOutputSource(p string) bool { return strings.HasPrefix(filepath.Base(p), "zz_generated") }
 
 // seed records the content of every input in the watched directories,
 // so that a first event that changes no byte (a touch, a save without
@@ -265,7 +309,15 @@ func (w *Watcher) seed() {
 		}
 		for _, e := range entries {
 			p := filepath.Join(dir, e.Name())
-			if _, ok := w.seen[p]; ok || e.IsDir() || w.relevant(p) == notInput {
+			if e.IsDir() {
+				continue
+			}
+			if isGoSource(p) && !isOutputSource(p) && w.decls[p] == nil {
+				if data, err := os.ReadFile(p); err == nil {
+					w.decls[p] = declHashes(data)
+				}
+			}
+			if _, ok := w.seen[p]; ok || w.relevant(p) == notInput {
 				continue
 			}
 			if h, ok := hashFile(p); ok {
@@ -299,7 +351,20 @@ func (w *Watcher) Cycle(changed []string) Report {
 			w.unseen = append(w.unseen, p)
 		}
 	}
+	edited := w.edited
+	w.edited = declEdits{}
+	for _, p := range changed {
+		// A change that did not come through changedOf: any type.
+		if dir := filepath.Dir(p); w.relevant(p) == goSource && !edited.has(dir) {
+			edited.add(dir, nil, true)
+		}
+	}
 	scope, full := w.scope(changed)
+	var kinds map[string][]string
+	if !full {
+		kinds = w.kindsReaching(scope, edited, w.overridden(changed))
+		scope = w.withoutUnreached(scope, kinds, edited)
+	}
 	if !full && len(scope) == 0 {
 		// Nothing that a selected group-version reads changed.
 		rep.Scope = scope
@@ -308,16 +373,16 @@ func (w *Watcher) Cycle(changed []string) Report {
 		w.report(rep)
 		return rep
 	}
-	r, err := w.generate(scope, fresh)
+	r, err := w.generate(scope, kinds, fresh)
 	if err != nil && !full {
 		// A restricted run found errors: run in full, so that what is
 		// reported is what a one-shot run reports.
-		scope = nil
-		r, err = w.generate(nil, true)
+		scope, kinds = nil, nil
+		r, err = w.generate(nil, nil, true)
 	}
 	rep.PackagesKept, rep.PackagesInvalidated = r.kept, r.invalidated
 	if !full {
-		rep.Scope = scope
+		rep.Scope, rep.Kinds = scope, kinds
 	}
 	rep.Err = err
 	if err != nil {
@@ -375,12 +440,13 @@ func (w *Watcher) keepsPackages(changed []string) bool {
 	return true
 }
 
-// generate runs the pipeline, restricted to scope when not nil, holding
+// generate runs the pipeline, restricted to scope when not nil (and to
+// the CRDs of kinds, pipeline.Options.Kinds), holding
 // the write lock from the start of the generation to the end of the
 // write, and writes the changes. Its Go packages come from the session:
 // listed and loaded afresh when fresh, else the kept ones with those the
 // changed files invalidate loaded again.
-func (w *Watcher) generate(scope []string, fresh bool) (out cycleRun, err error) {
+func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool) (out cycleRun, err error) {
 	r := w.opts.NewRun()
 	out.run = r
 	defer func() {
@@ -409,9 +475,11 @@ func (w *Watcher) generate(scope []string, fresh bool) (out cycleRun, err error)
 	r.Options.WriteLock = lock
 	if scope != nil {
 		r.Options.GroupVersions = scope
+		r.Options.Kinds = kinds
 	}
 	var loaded *graph
-	r.Options.OnLoaded = func(l *pipeline.Loaded) { loaded = graphOf(l) }
+	var universe *goload.Universe
+	r.Options.OnLoaded = func(l *pipeline.Loaded) { loaded, universe = graphOf(l), l.Universe }
 	changes, err := r.Generate()
 	if w.opts.BeforeReport != nil {
 		w.opts.BeforeReport(r)
@@ -435,6 +503,7 @@ func (w *Watcher) generate(scope []string, fresh bool) (out cycleRun, err error)
 		}
 	}
 	if loaded != nil {
+		w.recordTypes(loaded, universe)
 		w.moduleDir = loaded.moduleDir
 		w.graph = w.graph.update(loaded, scope == nil)
 		for _, dir := range loaded.watchDirs(w.base) {
@@ -445,6 +514,26 @@ func (w *Watcher) generate(scope []string, fresh bool) (out cycleRun, err error)
 		_ = w.add(w.payloadDir)
 	}
 	return out, nil
+}
+
+// recordTypes records the types of the root packages a successful run
+// type-checked; a root it did not check has its types forgotten (all its
+// CRDs regenerate when a change concerns it).
+func (w *Watcher) recordTypes(g *graph, u *goload.Universe) {
+	names := map[string]string{}
+	for gv, path := range g.versionPaths {
+		names[path] = gv
+	}
+	for _, root := range u.Roots {
+		gv, ok := names[root.PkgPath]
+		switch {
+		case !ok:
+		case root.Types == nil:
+			delete(w.types.roots, gv)
+		default:
+			w.types.record(gv, root.Types)
+		}
+	}
 }
 
 // print writes the cycle's problems, as a one-shot run prints them, and
@@ -468,7 +557,7 @@ func (w *Watcher) print(rep Report, r *pipeline.Run) {
 	}
 	scope := ""
 	if rep.Scope != nil {
-		scope = fmt.Sprintf(" [%s]", strings.Join(rep.Scope, ", "))
+		scope = fmt.Sprintf(" [%s]", strings.Join(scopeNames(rep), ", "))
 		if len(rep.Scope) == 0 {
 			scope = " [no group-version selected reads it]"
 		}
@@ -482,6 +571,20 @@ func (w *Watcher) print(rep Report, r *pipeline.Run) {
 	}
 	fmt.Fprintf(out, "watch #%d: %s%s: %s; %d error(s), %d warning(s); %s\n",
 		rep.Cycle, what, scope, result, rep.Errors, rep.Warnings, rep.Duration.Round(time.Millisecond))
+}
+
+// scopeNames names the group-versions of a restricted cycle, with the
+// number of root types whose CRDs it regenerated when it did not
+// regenerate them all.
+func scopeNames(rep Report) []string {
+	out := make([]string, len(rep.Scope))
+	for i, gv := range rep.Scope {
+		out[i] = gv
+		if kinds, ok := rep.Kinds[gv]; ok {
+			out[i] = fmt.Sprintf("%s: %d type(s) reach the change", gv, len(kinds))
+		}
+	}
+	return out
 }
 
 // summarize names the changed files, at most three.
@@ -527,6 +630,21 @@ func (w *Watcher) scope(changed []string) ([]string, bool) {
 	}
 	sort.Strings(out)
 	return out, false
+}
+
+// overridden returns the group-versions whose overrides changed: all
+// their CRDs regenerate.
+func (w *Watcher) overridden(changed []string) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range changed {
+		if w.relevant(p) != override {
+			continue
+		}
+		if gv, ok := w.graph.versionOf(p); ok {
+			out[gv] = true
+		}
+	}
+	return out
 }
 
 // inputKind classifies a path.
