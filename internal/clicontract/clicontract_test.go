@@ -67,7 +67,7 @@ func TestExecute(t *testing.T) {
 	newCmd := func(fail error) *cobra.Command {
 		c := &cobra.Command{Use: "tool", Short: "a tool", Args: cobra.NoArgs, RunE: func(*cobra.Command, []string) error { return fail }}
 		AddOutputFlags(c.Flags(), &o, "more detail")
-		c.Flags().SetNormalizeFunc(Aliases(nil))
+		c.SetGlobalNormalizationFunc(Aliases(nil))
 		c.Flags().String(BaseDirFlag, ".", "the tree")
 		return c
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"syscall"
 )
 
@@ -66,6 +67,19 @@ func PathError(what string, err error) *Error {
 		return Inputf("%s: %v", what, err)
 	}
 	return IOf("%s: %v", what, err)
+}
+
+// CheckDir fails unless path is a directory: the error of a --base-dir
+// or payload directory that is not there. flag names it.
+func CheckDir(flag, path string) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return PathError(flag, err)
+	}
+	if !info.IsDir() {
+		return Inputf("%s: %s is not a directory", flag, path)
+	}
+	return nil
 }
 
 // Status is the exit status of err: 0 for nil, the code of an *Error in

@@ -3,12 +3,13 @@
 // the repository targets:
 //
 //	go run github.com/gatedcrd/gatedcrd/apitest/cmd/apitest --base-dir DIR \
-//		[--payload-dir DIR] [--kube-version 1.32|1.31,1.36|1.30-1.37] [--run REGEX] [--junit FILE]
+//		[--manifest-merge:payload-manifest-path DIR] [--kube-version 1.32|1.31,1.36|1.30-1.37] [--run REGEX] [--junit FILE]
 //
 // It finds every suite below --base-dir (<dir>/tests/<crd name>/*.yaml,
 // at any depth, any .yaml name such as *.testsuite.yaml), matches each
 // with the generated CRD files of <dir>/zz_generated.crd-manifests by the
-// FeatureGates the files were generated for (read from --payload-dir, by
+// FeatureGates the files were generated for (read from
+// --manifest-merge:payload-manifest-path, also called --payload-dir, by
 // default <base-dir>/payload-manifests/featuregates, else the nearest
 // payload-manifests/featuregates or featuregates beside or above <dir>),
 // and runs it against each matched file, exactly as the Go library does
@@ -71,9 +72,13 @@
 // persisted object ("-" expected, "+" persisted). A suite that cannot be
 // run at all (a parse error, an unknown FeatureGate, a suite that matches
 // no CRD file) is one failure of its own. The last line is exactly
-// "N passed, M failed", counting tests. The exit status is 0 when every
-// test passed, 1 when some failed or nothing ran, 2 for a wrong command
-// line. --junit also writes the results as JUnit XML.
+// "N passed, M failed", counting tests. --junit also writes the results as
+// JUnit XML. These results go to standard output; progress and warnings
+// go to standard error (-q drops them). The command follows the contract
+// it shares with codegen (internal/clicontract, docs/cli.md): exit status
+// 0 when every test passed, 1 when some failed or nothing ran, 2 for a
+// wrong command line, 3 for a bad configuration, skip list or missing
+// directory, 4 when a file cannot be read or written.
 //
 // The API server's warnings (a Warning header, such as unknown field
 // "spec.x" for a field the schema prunes) are kept with the test whose

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +17,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/apitest/server"
 	"github.com/gatedcrd/gatedcrd/apitest/suite"
 	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/clicontract"
 	"github.com/gatedcrd/gatedcrd/internal/kubetarget"
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 	"github.com/gatedcrd/gatedcrd/internal/workers"
@@ -46,6 +45,7 @@ type config struct {
 	junit    string
 	parallel int
 	verbose  bool
+	quiet    bool
 	strict   bool
 	skip     *skipList // nil without --skip
 	skipPath string
@@ -71,28 +71,40 @@ type config struct {
 // matrix reports whether the run is on several Kubernetes versions.
 func (c *config) matrix() bool { return len(c.versions) > 1 }
 
-// Exit statuses: everything passed, some test failed (or could not run),
-// the command line or the configuration is wrong.
+// Exit statuses (internal/clicontract): everything passed; some test
+// failed (or could not run); the command line is wrong; the
+// configuration or a directory named is wrong.
 const (
-	exitPassed = 0
-	exitFailed = 1
-	exitUsage  = 2
+	exitPassed = clicontract.ExitOK
+	exitFailed = clicontract.ExitFailed
+	exitUsage  = clicontract.ExitUsage
+	exitInput  = clicontract.ExitInput
 )
 
+// run runs the command line args: results to stdout, progress and
+// warnings to stderr (none with -q), and returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cfg, err := parseFlags(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitPassed
+	code := exitPassed
+	cmd := newCommand(func(cfg *config) {
+		code = runConfig(ctx, cfg, stdout, stderr)
+	})
+	if status := clicontract.Execute(cmd, args, stdout, stderr); status != exitPassed {
+		return status
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "apitest: %v\n", err)
-		return exitUsage
-	}
+	return code
+}
+
+// runConfig runs the resolved command line.
+func runConfig(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 	// Several servers report at once: every write is one whole line or
 	// one whole pair.
 	stdout = &lockedWriter{w: stdout}
+	progress := io.Writer(&lockedWriter{w: stderr})
+	if cfg.quiet {
+		progress = io.Discard
+	}
 	if cfg.buildOnly {
-		return buildOnly(ctx, cfg, stdout)
+		return buildOnly(ctx, cfg, stdout, progress)
 	}
 	if cfg.serve {
 		return serve(ctx, cfg, os.Stdin, stdout, stderr)
@@ -104,8 +116,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			err = pprof.StartCPUProfile(f)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "apitest: --cpuprofile: %v\n", err)
-			return exitUsage
+			fmt.Fprintln(stderr, clicontract.IOf("--cpuprofile: %v", err).Msg)
+			return clicontract.ExitIO
 		}
 		defer func() {
 			pprof.StopCPUProfile()
@@ -113,9 +125,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}()
 	}
 	start := time.Now()
-	fmt.Fprintln(stdout, cfg.versionLine())
+	fmt.Fprintln(progress, cfg.versionLine())
 	if cfg.fallback != "" {
-		fmt.Fprintf(stdout, "warning: %s\n", indentTail(cfg.fallbackWarning()))
+		fmt.Fprintf(progress, "warning: %s\n", indentTail(cfg.fallbackWarning()))
 	}
 	rep, root := newReport(ctx, stdout, cfg.verbose)
 	rep.matrix, rep.baseDir = cfg.matrix(), cfg.baseDir
@@ -126,7 +138,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if plan != nil {
 		for _, w := range plan.Warnings {
-			fmt.Fprintf(stdout, "warning: %s\n", indentTail(w.Error()))
+			fmt.Fprintf(progress, "warning: %s\n", indentTail(w.Error()))
 		}
 	}
 	stale := staleReporter(cfg, plan, root)
@@ -135,15 +147,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		plan = plan.Filter(cfg.filter.MatchString)
 	}
 	if plan != nil && plan.Tests() > 0 {
-		fmt.Fprintf(stdout, "apitest: %d suites, %d (suite × CRD file) pairs, %d tests, in %d batches%s\n",
+		fmt.Fprintf(progress, "apitest: %d suites, %d (suite × CRD file) pairs, %d tests, in %d batches%s\n",
 			countSuites(plan), plan.Suites(), plan.Tests(), len(plan.Batches), cfg.matrixNote())
 		if cfg.matrix() {
-			runMatrix(ctx, cfg, plan, rep, stdout)
-		} else if srv := startServer(ctx, cfg, root, stdout); srv != nil {
+			runMatrix(ctx, cfg, plan, rep, progress)
+		} else if srv := startServer(ctx, cfg, root, progress); srv != nil {
 			if cfg.fallback != "" {
 				stale() // the skip list of the release the tests run on
 			}
-			runTests(cfg, cfg.version, cfg.skip, plan, srv, rep.root(cfg.version.Minor), stdout)
+			runTests(cfg, cfg.version, cfg.skip, plan, srv, rep.root(cfg.version.Minor), progress)
 		}
 	}
 
@@ -157,9 +169,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		io.WriteString(stdout, rep.table(cfg.minors()))
 	}
 	passed, failed, skipped := rep.summary()
-	fmt.Fprintf(stdout, "apitest: finished in %v; peak RSS %s\n", elapsed.Round(time.Millisecond), peakMemory())
+	fmt.Fprintf(progress, "apitest: finished in %v; peak RSS %s\n", elapsed.Round(time.Millisecond), peakMemory())
 	if cfg.fallback != "" {
-		fmt.Fprintf(stdout, "apitest: the tests ran on Kubernetes %s, not on %s (%s), which %s\n",
+		fmt.Fprintf(progress, "apitest: the tests ran on Kubernetes %s, not on %s (%s), which %s\n",
 			cfg.version.Minor, cfg.target.Minor, cfg.target.Reason, cfg.fallback)
 	}
 	if skipped > 0 {
@@ -189,25 +201,25 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 
 // runMatrix runs the plan on every version of cfg.versions, each on a
 // server of its own, as many at once as versionLimit allows.
-func runMatrix(ctx context.Context, cfg *config, plan *suite.Plan, rep *report, stdout io.Writer) {
+func runMatrix(ctx context.Context, cfg *config, plan *suite.Plan, rep *report, progress io.Writer) {
 	limit, why := cfg.kubeParallel, "--kube-parallel"
 	if limit <= 0 {
 		limit, why = versionLimit(len(cfg.versions))
 	}
 	limit = min(limit, len(cfg.versions))
-	fmt.Fprintf(stdout, "apitest: %d Kubernetes versions, %d at a time (%s)\n", len(cfg.versions), limit, why)
+	fmt.Fprintf(progress, "apitest: %d Kubernetes versions, %d at a time (%s)\n", len(cfg.versions), limit, why)
 	workers.EachLimit(limit, len(cfg.versions), func(i int) {
 		v := cfg.versions[i]
 		root := rep.root(v.Minor)
 		begin := time.Now()
-		opts := kubeversion.Options{BuildOptions: kubeversion.BuildOptions{Progress: stdout}}
+		opts := kubeversion.Options{BuildOptions: kubeversion.BuildOptions{Progress: progress}}
 		srv, err := startAPIServer(ctx, v, opts)
 		if err != nil {
 			root.Errorf("starting the API server of Kubernetes %s: %v", v.Minor, err)
 			return
 		}
-		fmt.Fprintf(stdout, "apitest: API server of Kubernetes %s ready in %v\n", v.Minor, time.Since(begin).Round(time.Millisecond))
-		runTests(cfg, v, cfg.skips[v.Minor], plan, srv, root, stdout)
+		fmt.Fprintf(progress, "apitest: API server of Kubernetes %s ready in %v\n", v.Minor, time.Since(begin).Round(time.Millisecond))
+		runTests(cfg, v, cfg.skips[v.Minor], plan, srv, root, progress)
 	})
 }
 
@@ -240,16 +252,16 @@ var startAPIServer = kubeversion.Start
 // and says so (cfg.fallback, then also the skip list of that release).
 // Otherwise a server that cannot start is a failure of the run; it
 // returns nil then.
-func startServer(ctx context.Context, cfg *config, root *node, stdout io.Writer) *server.Server {
+func startServer(ctx context.Context, cfg *config, root *node, progress io.Writer) *server.Server {
 	begin := time.Now()
-	opts := kubeversion.Options{BuildOptions: kubeversion.BuildOptions{Progress: stdout}}
+	opts := kubeversion.Options{BuildOptions: kubeversion.BuildOptions{Progress: progress}}
 	srv, err := startAPIServer(ctx, cfg.version, opts)
 	if err != nil && cfg.canFallBack() && ctx.Err() == nil {
 		if ferr := cfg.fallBack("cannot be started: " + err.Error()); ferr != nil {
 			root.Errorf("%v", ferr)
 			return nil
 		}
-		fmt.Fprintf(stdout, "warning: %s\n", indentTail(cfg.fallbackWarning()))
+		fmt.Fprintf(progress, "warning: %s\n", indentTail(cfg.fallbackWarning()))
 		begin = time.Now()
 		srv, err = startAPIServer(ctx, cfg.version, opts)
 	}
@@ -257,24 +269,24 @@ func startServer(ctx context.Context, cfg *config, root *node, stdout io.Writer)
 		root.Errorf("starting the API server of Kubernetes %s: %v", cfg.version.Minor, err)
 		return nil
 	}
-	fmt.Fprintf(stdout, "apitest: API server of Kubernetes %s ready in %v\n", cfg.version.Minor, time.Since(begin).Round(time.Millisecond))
+	fmt.Fprintf(progress, "apitest: API server of Kubernetes %s ready in %v\n", cfg.version.Minor, time.Since(begin).Round(time.Millisecond))
 	return srv
 }
 
 // runTests runs the plan on a started server of version v, reporting to
 // root, and stops it. The time the tests took, server start and build
 // excluded, is printed.
-func runTests(cfg *config, v kubeversion.Version, skip *skipList, plan *suite.Plan, srv *server.Server, root *node, stdout io.Writer) {
+func runTests(cfg *config, v kubeversion.Version, skip *skipList, plan *suite.Plan, srv *server.Server, root *node, progress io.Writer) {
 	start := time.Now()
 	opts := suiteOptions(cfg, skip, srv)
 	opts.Stats = &suite.Stats{}
 	suite.RunPlan(root, plan, opts)
 	if cfg.matrix() {
-		fmt.Fprintf(stdout, "apitest: tests on Kubernetes %s ran in %v (%s)\n", v.Minor, time.Since(start).Round(time.Millisecond), opts.Stats)
+		fmt.Fprintf(progress, "apitest: tests on Kubernetes %s ran in %v (%s)\n", v.Minor, time.Since(start).Round(time.Millisecond), opts.Stats)
 	} else {
-		fmt.Fprintf(stdout, "apitest: tests ran in %v\n", time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(progress, "apitest: tests ran in %v\n", time.Since(start).Round(time.Millisecond))
 		if cfg.verbose {
-			fmt.Fprintf(stdout, "apitest: %s\n", opts.Stats)
+			fmt.Fprintf(progress, "apitest: %s\n", opts.Stats)
 		}
 	}
 	if err := srv.Stop(); err != nil {
@@ -293,121 +305,6 @@ func countSuites(plan *suite.Plan) int {
 		}
 	}
 	return len(seen)
-}
-
-const usage = `usage: apitest [flags]
-
-Runs the API test suites of a tree of generated CRDs (every
-<dir>/tests/<crd name>/*.yaml below --base-dir, against the CRD files of
-<dir>/zz_generated.crd-manifests) on a real API server of the chosen
-Kubernetes version, or of each of several versions. Progress and failures
-go to standard output; the last line reads "N passed, M failed", over all
-versions. The exit status is 0 only if every test passed, 2 for a wrong
-command line or configuration.
-
-Kubernetes version: --kube-version, else kubeVersions, else kubeVersion of
-<base-dir>/.gatedcrd.yaml, else the minor of k8s.io/apimachinery (else
-k8s.io/api) in the go.mod governing --base-dir (v0.35.1 runs on 1.35),
-else the release apitest links (` + kubeversion.Linked + `, in this process). The first line
-says which and why. A chosen release (flag or configuration) that is not
-supported, or whose server cannot be built or started, is an error; an
-inferred one is a warning, and the tests then run on ` + kubeversion.Linked + ` instead, as the
-output says.
-
-Several versions (--kube-version 1.31,1.36 or 1.30-1.37, or kubeVersions):
-the suites are read and planned once and run on a server per version,
-several versions at once (--kube-parallel); each pair's line starts with
-its version, and a table of suite files × versions closes the run.
---build-only builds the server programs of the versions and runs nothing.
-
-Payload: the FeatureGate manifests of --payload-dir decide which gates
-each CRD file has (default <base-dir>/payload-manifests/featuregates, else
-for the suites of each directory the nearest payload-manifests/featuregates
-or featuregates holding featureGate-*.yaml, beside it or above it up to the
-module root). When none of them carries
-release.openshift.io/major-version (the format before February 2026, as
-operator repositories still ship it), the gates of a ClusterProfile and
-feature set are those of the file named
-featureGate-<Profile>-<FeatureSet>.yaml, whatever its annotations say, and
-there are no major versions. referenceEra in .gatedcrd.yaml forces a
-format instead of detecting it.
-
-API warnings (such as unknown fields) are kept with their test: shown
-under a failing test, under every test with -v, and counted before the
-last line.
-
-Flags:
-`
-
-func parseFlags(args []string, stderr io.Writer) (*config, error) {
-	flags := flag.NewFlagSet("apitest", flag.ContinueOnError)
-	flags.SetOutput(stderr)
-	flags.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		flags.PrintDefaults()
-	}
-	baseDir := flags.String("base-dir", ".", "the API tree: suites below it, its generated CRD files next to them")
-	payloadDir := flags.String("payload-dir", "", "the payload FeatureGate manifests (default <base-dir>/payload-manifests/featuregates, else for each directory of suites the nearest payload-manifests/featuregates or featuregates beside or above it)")
-	kubeVersion := flags.String("kube-version", "", "the Kubernetes minor to run on, e.g. 1.32, or several: a list 1.31,1.36 or a range 1.30-1.37, each on a server of its own (default: kubeVersions, else kubeVersion of <base-dir>/.gatedcrd.yaml, else inferred from the go.mod governing --base-dir, else "+kubeversion.Linked+")")
-	kubeParallel := flags.Int("kube-parallel", 0, "how many Kubernetes versions run at once (default: as many as the cores, at least 2, and the available memory allow)")
-	cpuProfile := flags.String("cpuprofile", "", "write a CPU profile of this process (the client, and the server of "+kubeversion.Linked+", which runs in it) to this file, for performance work")
-	buildOnly := flags.Bool("build-only", false, "only build the API server programs of the chosen versions (or find them cached), printing the time and size of each; runs no test")
-	filter := flags.String("run", "", "run only the tests whose full name (pair/onCreate|onUpdate/test) matches this regular expression")
-	junit := flags.String("junit", "", "also write the results as JUnit XML to this file")
-	parallel := flags.Int("parallel", 4, "how many (suite × CRD file) pairs of different group-versions run at once")
-	verbose := flags.Bool("v", false, "list every test, not only failures")
-	skip := flags.String("skip", "", "a YAML list of tests that cannot pass on some Kubernetes versions, and why (see README); they are reported as skipped")
-	serveMode := flags.Bool("serve", false, "keep the API server running and answer run requests, one JSON line each on standard input, with one JSON line of results on standard output (the protocol of codegen watch --suites)")
-	strict := flags.Bool("strict", false, "reject suite files with the defects openshift/api's runner accepts (unknown or repeated fields, repeated test names) instead of warning")
-	if err := flags.Parse(args); err != nil {
-		return nil, err
-	}
-	if flags.NArg() > 0 {
-		flags.Usage()
-		return nil, fmt.Errorf("unexpected arguments %q", flags.Args())
-	}
-	cfg := &config{baseDir: *baseDir, payloadDir: *payloadDir, junit: *junit, parallel: *parallel, verbose: *verbose, strict: *strict, skipPath: *skip,
-		kubeParallel: *kubeParallel, buildOnly: *buildOnly, cpuProfile: *cpuProfile, serve: *serveMode}
-	if *filter != "" {
-		re, err := regexp.Compile(*filter)
-		if err != nil {
-			return nil, fmt.Errorf("--run: %w", err)
-		}
-		cfg.filter = re
-	}
-	repo, err := repoconfig.Load(cfg.baseDir)
-	if err != nil {
-		return nil, err
-	}
-	cfg.era = repo.ReferenceEra
-	list, reason, err := versionList(*kubeVersion, repo)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case len(list) > 1:
-		cfg.versions, cfg.version = list, list[0]
-		cfg.target = kubetarget.Choice{Minor: strings.Join(cfg.minors(), ","), Reason: reason, Explicit: true}
-	case len(list) == 1:
-		cfg.version = list[0]
-		cfg.target = kubetarget.Choice{Minor: list[0].Minor, Reason: reason, Explicit: true}
-	default:
-		if cfg.target, err = kubetarget.Choose("--kube-version", withoutPatch(*kubeVersion), repo, cfg.baseDir, kubeversion.Linked); err != nil {
-			return nil, err
-		}
-		if cfg.version, err = kubeversion.Lookup(cfg.target.Minor); err != nil {
-			if !cfg.canFallBack() {
-				return nil, fmt.Errorf("%s: %w", cfg.target.Reason, err)
-			}
-			if err := cfg.fallBack("cannot be used: " + err.Error()); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if err := cfg.readSkipList(); err != nil {
-		return nil, err
-	}
-	return cfg, nil
 }
 
 // versionList returns the releases of a run on a list or range of them:

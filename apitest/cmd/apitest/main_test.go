@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,6 +17,20 @@ const (
 	exampleDir = "../../../example"
 	payloadDir = "../../../payload-manifests/featuregates"
 )
+
+// parseFlags resolves a command line as run does, without running it.
+func parseFlags(args []string, stderr io.Writer) (*config, error) {
+	var cfg *config
+	cmd := newCommand(func(c *config) { cfg = c })
+	cmd.SetArgs(args)
+	cmd.SetOut(stderr)
+	cmd.SetErr(stderr)
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	if err := cmd.Execute(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
 
 // lastLine returns the last line of the output.
 func lastLine(out string) string {
@@ -125,8 +140,8 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{[]string{"--kube-version", "1.29"}, "unsupported Kubernetes version \"1.29\""},
 		{[]string{"--run", "("}, "--run:"},
-		{[]string{"extra"}, "unexpected arguments"},
-		{[]string{"--no-such-flag"}, "flag provided but not defined"},
+		{[]string{"extra"}, `unknown command "extra" for "apitest"`},
+		{[]string{"--no-such-flag"}, "error: unknown flag: --no-such-flag\nrun 'apitest --help' for usage\n"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), tc.args, &stdout, &stderr)
@@ -148,7 +163,7 @@ func TestKubeVersionFromRepositoryConfiguration(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		args = append([]string{"--base-dir", base, "--payload-dir", payloadDir, "--run", "^no test$"}, args...)
 		code := run(t.Context(), args, &stdout, &stderr)
-		line, _, _ := strings.Cut(stdout.String(), "\n")
+		line, _, _ := strings.Cut(stderr.String(), "\n")
 		return code, line, stderr.String()
 	}
 	if _, line, _ := first(); !strings.Contains(line, "on Kubernetes 1.37 (the release this build links;") {
@@ -163,16 +178,16 @@ func TestKubeVersionFromRepositoryConfiguration(t *testing.T) {
 	if err := os.WriteFile(config, []byte("kubeVersion: \"1.29\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := first(); code != exitUsage || !strings.Contains(stderr, "kubeVersion of "+config+`:1: unsupported Kubernetes version "1.29"`) {
+	if code, _, stderr := first(); code != exitInput || !strings.Contains(stderr, "error: kubeVersion of "+config+`:1: unsupported Kubernetes version "1.29"`) {
 		t.Errorf("with kubeVersion 1.29: exit %d, stderr %q", code, stderr)
 	}
-	if code, line, _ := first("--kube-version", "1.37"); code == exitUsage || !strings.Contains(line, "(--kube-version;") {
+	if code, line, _ := first("--kube-version", "1.37"); code == exitInput || !strings.Contains(line, "(--kube-version;") {
 		t.Errorf("--kube-version decides over the configuration: exit %d, %q", code, line)
 	}
 	if err := os.WriteFile(config, []byte("kubeVersion: v1.32\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := first(); code != exitUsage || !strings.Contains(stderr, config+`:1: kubeVersion: "v1.32" is not a Kubernetes release`) {
+	if code, _, stderr := first(); code != exitInput || !strings.Contains(stderr, "error: "+config+`:1: kubeVersion: "v1.32" is not a Kubernetes release`) {
 		t.Errorf("with a malformed kubeVersion: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -197,19 +212,19 @@ tests:
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	output := func(args ...string) string {
+	output := func(args ...string) (string, string) {
 		var stdout, stderr bytes.Buffer
 		args = append([]string{"--base-dir", base, "--payload-dir", payloadDir, "--kube-version", "1.37", "--run", "Defects"}, args...)
 		run(t.Context(), args, &stdout, &stderr)
-		return stdout.String()
+		return stdout.String(), stderr.String()
 	}
-	out := output("--run", `\] Defects/`)
+	out, diagnostics := output("--run", `\] Defects/`)
 	for _, want := range []string{
 		"warning: " + path + `:2: unknown field "featureGate" in the suite; did you mean "featureGates"?`,
 		"warning: " + path + `:8: onCreate test: test name "twice" is used twice (first on line 5); both run`,
 	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("lenient output does not contain %q:\n%s", want, out)
+		if !strings.Contains(diagnostics, want) {
+			t.Errorf("lenient run: standard error does not contain %q:\n%s", want, diagnostics)
 		}
 	}
 	// Without its gate requirement the suite runs against every CRD file
@@ -217,8 +232,8 @@ tests:
 	if m := summaryLine.FindStringSubmatch(lastLine(out)); m == nil || m[2] != "0" || m[1] == "0" || !strings.Contains(out, `[FeatureSet="Default"]`) {
 		t.Errorf("lenient run:\n%s", out)
 	}
-	out = output("--strict", "--run", `\] Defects/`)
-	if !strings.Contains(out, "FAIL  "+path+`:2: unknown field "featureGate"`) || strings.Contains(out, "warning:") ||
+	out, diagnostics = output("--strict", "--run", `\] Defects/`)
+	if !strings.Contains(out, "FAIL  "+path+`:2: unknown field "featureGate"`) || strings.Contains(out+diagnostics, "warning:") ||
 		lastLine(out) != "0 passed, 2 failed" {
 		t.Errorf("strict run:\n%s", out)
 	}

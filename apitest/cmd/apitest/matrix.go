@@ -65,12 +65,12 @@ func availableMemory() (bytes uint64, ok bool) {
 // $GATEDCRD_CACHE. The linked version needs no program. The last line is
 // "N built, M failed" (a cached program counts as built); the exit status
 // is 0 only if every program is there.
-func buildOnly(ctx context.Context, cfg *config, stdout io.Writer) int {
+func buildOnly(ctx context.Context, cfg *config, stdout, progress io.Writer) int {
 	versions := cfg.versions
 	if !cfg.matrix() {
 		versions = []kubeversion.Version{cfg.version}
 	}
-	fmt.Fprintf(stdout, "apitest: building the API server programs of Kubernetes %s (%s)\n", strings.Join(minorsOf(versions), ", "), cfg.target.Reason)
+	fmt.Fprintf(progress, "apitest: building the API server programs of Kubernetes %s (%s)\n", strings.Join(minorsOf(versions), ", "), cfg.target.Reason)
 	built, failed := 0, 0
 	start := time.Now()
 	for _, v := range versions {
@@ -80,8 +80,8 @@ func buildOnly(ctx context.Context, cfg *config, stdout io.Writer) int {
 			continue
 		}
 		begin := time.Now()
-		progress := &sawWrite{w: stdout}
-		path, err := buildProgram(ctx, v, kubeversion.BuildOptions{Progress: progress})
+		buildLog := &sawWrite{w: progress}
+		path, err := buildProgram(ctx, v, kubeversion.BuildOptions{Progress: buildLog})
 		took := time.Since(begin).Round(time.Millisecond)
 		if err != nil {
 			fmt.Fprintf(stdout, "FAIL  %s: %s\n", v.Minor, indentTail(err.Error()))
@@ -89,7 +89,7 @@ func buildOnly(ctx context.Context, cfg *config, stdout io.Writer) int {
 			continue
 		}
 		how := "found in the cache"
-		if progress.wrote {
+		if buildLog.wrote {
 			how = "built"
 		}
 		size := "size unknown"
@@ -99,7 +99,7 @@ func buildOnly(ctx context.Context, cfg *config, stdout io.Writer) int {
 		fmt.Fprintf(stdout, "ok    %s: %s in %v: %s (%s)\n", v.Minor, how, took, path, size)
 		built++
 	}
-	fmt.Fprintf(stdout, "apitest: finished in %v; peak RSS %s\n", time.Since(start).Round(time.Millisecond), buildMemory())
+	fmt.Fprintf(progress, "apitest: finished in %v; peak RSS %s\n", time.Since(start).Round(time.Millisecond), buildMemory())
 	fmt.Fprintf(stdout, "%d built, %d failed\n", built, failed)
 	if failed > 0 {
 		return exitFailed

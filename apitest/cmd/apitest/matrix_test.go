@@ -28,6 +28,7 @@ func TestKubeVersionLists(t *testing.T) {
 		name, flag, config string
 		first              string // expected in the first line after "on Kubernetes "; <config> is the file
 		usage              string // the usage error expected
+		input              bool   // usage is an input error (exit 3), not a usage error
 	}{
 		{name: "list", flag: "1.31,1.36", first: "1.31, 1.36 (--kube-version; k8s.io/apiextensions-apiserver v0.31.14, v0.36.6)"},
 		{name: "list out of order", flag: "1.36,1.31", first: "1.31, 1.36 (--kube-version;"},
@@ -44,8 +45,8 @@ func TestKubeVersionLists(t *testing.T) {
 		{name: "configuration range", config: "kubeVersions: 1.35-1.37\n", first: "1.35, 1.36, 1.37 (kubeVersions of <config>:1;"},
 		{name: "flag over configuration", flag: "1.37", config: "kubeVersions: 1.35-1.37\n", first: "1.37 (--kube-version;"},
 		{name: "configuration with one release", config: "kubeVersions: [\"1.33\"]\n", first: "1.33 (kubeVersions of <config>:1;"},
-		{name: "configuration unsupported", config: "kubeVersions: 1.29-1.30\n", usage: `kubeVersions of <config>:1: unsupported Kubernetes version "1.29"`},
-		{name: "configuration malformed", config: "kubeVersions: 1.37-1.30\n", usage: `<config>:1: kubeVersions: range "1.37-1.30" runs backwards`},
+		{name: "configuration unsupported", config: "kubeVersions: 1.29-1.30\n", input: true, usage: `error: kubeVersions of <config>:1: unsupported Kubernetes version "1.29"`},
+		{name: "configuration malformed", config: "kubeVersions: 1.37-1.30\n", input: true, usage: `error: <config>:1: kubeVersions: range "1.37-1.30" runs backwards`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -63,15 +64,19 @@ func TestKubeVersionLists(t *testing.T) {
 			code := run(t.Context(), args, &stdout, &stderr)
 			expand := func(s string) string { return strings.ReplaceAll(s, "<config>", config) }
 			if tc.usage != "" {
-				if code != exitUsage || !strings.Contains(stderr.String(), expand(tc.usage)) {
-					t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr.String(), exitUsage, expand(tc.usage))
+				want := exitUsage
+				if tc.input {
+					want = exitInput
+				}
+				if code != want || !strings.Contains(stderr.String(), expand(tc.usage)) {
+					t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr.String(), want, expand(tc.usage))
 				}
 				return
 			}
-			if code == exitUsage {
+			if code == exitUsage || code == exitInput {
 				t.Fatalf("usage error: %s", stderr.String())
 			}
-			first, _, _ := strings.Cut(stdout.String(), "\n")
+			first, _, _ := strings.Cut(stderr.String(), "\n")
 			if want := "apitest: suites below " + dir + " on Kubernetes " + expand(tc.first); !strings.HasPrefix(first, want) {
 				t.Errorf("first line\n%s\nwant it to start with\n%s", first, want)
 			}
@@ -167,11 +172,13 @@ func TestMatrix(t *testing.T) {
 		"apitest: 2 Kubernetes versions, 2 at a time (",
 		"apitest: API server of Kubernetes 1.32 ready in ",
 		"apitest: tests on Kubernetes 1.37 ran in ",
-		"apitest: tests passed/failed by suite file and Kubernetes version\n",
 	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("no %q in\n%s", want, out)
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("no %q on standard error:\n%s", want, stderr.String())
 		}
+	}
+	if want := "apitest: tests passed/failed by suite file and Kubernetes version\n"; !strings.Contains(out, want) {
+		t.Errorf("no %q on standard output:\n%s", want, out)
 	}
 	for _, v := range []string{"1.32", "1.37"} {
 		if n := len(regexp.MustCompile(`(?m)^ok    `+regexp.QuoteMeta(v)+` \[example\.openshift\.io/v1, Resource=stableconfigtypes\]`).FindAllString(out, -1)); n != len(pairs) {
@@ -297,8 +304,10 @@ func TestBuildOnly(t *testing.T) {
 	if code != exitPassed || lastLine(out) != "3 built, 0 failed" {
 		t.Fatalf("exit %d\n%s%s", code, out, stderr.String())
 	}
+	if re := `(?m)^apitest: building the API server programs of Kubernetes 1\.32, 1\.33, 1\.37 \(--kube-version\)$`; !regexp.MustCompile(re).MatchString(stderr.String()) {
+		t.Errorf("no line matching %s on standard error:\n%s", re, stderr.String())
+	}
 	for _, re := range []string{
-		`(?m)^apitest: building the API server programs of Kubernetes 1\.32, 1\.33, 1\.37 \(--kube-version\)$`,
 		`(?m)^ok    1\.32: built in \d+(\.\d+)?m?s: ` + regexp.QuoteMeta(filepath.Join(dir, "1.32", "apiserver")) + ` \(3\.0 MiB\)$`,
 		`(?m)^ok    1\.33: found in the cache in \d+(\.\d+)?m?s: ` + regexp.QuoteMeta(filepath.Join(dir, "1.33", "apiserver")) + ` \(3\.0 MiB\)$`,
 		`(?m)^ok    1\.37: linked into apitest, runs in its process; nothing to build$`,

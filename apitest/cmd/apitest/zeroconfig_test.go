@@ -72,6 +72,7 @@ func TestKubeVersionChoice(t *testing.T) {
 		kubeVersion  string // of .gatedcrd.yaml; none when ""
 		flag         string
 		usage        string   // the usage error expected on stderr; "" for none
+		input        bool     // usage is an input error (exit 3), not a usage error
 		first        string   // expected in the first line, after "on Kubernetes "; <dir> is the base directory
 		notFirst     string   // not expected in the first line
 		warning      []string // expected in the line after it
@@ -84,7 +85,7 @@ func TestKubeVersionChoice(t *testing.T) {
 		{name: "go.mod naming the linked release", apimachinery: "v0.37.0", first: "1.37 (k8s.io/apimachinery v0.37.0 in <dir>/go.mod;", notFirst: "inferred"},
 		{name: "linked", first: linked + " (the release this build links; no go.mod"},
 		{name: "unsupported flag", apimachinery: "v0.35.1", flag: "1.29", usage: `--kube-version: unsupported Kubernetes version "1.29"`},
-		{name: "unsupported configuration", apimachinery: "v0.35.1", kubeVersion: "1.29", usage: `kubeVersion of <dir>/.gatedcrd.yaml:1: unsupported Kubernetes version "1.29"`},
+		{name: "unsupported configuration", apimachinery: "v0.35.1", kubeVersion: "1.29", input: true, usage: `error: kubeVersion of <dir>/.gatedcrd.yaml:1: unsupported Kubernetes version "1.29"`},
 		{name: "malformed flag", flag: "1.x", usage: `--kube-version: "1.x" is not a Kubernetes release`},
 		{name: "unsupported inferred release", apimachinery: "v0.29.3",
 			first: linked + " (the release apitest links, instead of 1.29 (k8s.io/apimachinery v0.29.3 in <dir>/go.mod), which it cannot run on: see the warning below;",
@@ -111,15 +112,19 @@ func TestKubeVersionChoice(t *testing.T) {
 			code := run(t.Context(), args, &stdout, &stderr)
 			expand := func(s string) string { return strings.ReplaceAll(s, "<dir>", dir) }
 			if tc.usage != "" {
-				if code != exitUsage || !strings.Contains(stderr.String(), expand(tc.usage)) {
-					t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr.String(), exitUsage, expand(tc.usage))
+				want := exitUsage
+				if tc.input {
+					want = exitInput
+				}
+				if code != want || !strings.Contains(stderr.String(), expand(tc.usage)) {
+					t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr.String(), want, expand(tc.usage))
 				}
 				return
 			}
-			if code == exitUsage {
+			if code == exitUsage || code == exitInput {
 				t.Fatalf("usage error: %s", stderr.String())
 			}
-			lines := strings.Split(stdout.String(), "\n")
+			lines := strings.Split(stderr.String(), "\n")
 			if want := "apitest: suites below " + dir + " on Kubernetes " + expand(tc.first); !strings.HasPrefix(lines[0], want) {
 				t.Errorf("first line\n%s\nwant it to start with\n%s", lines[0], want)
 			}
@@ -160,7 +165,7 @@ func TestPreVersionTree(t *testing.T) {
 	if code != exitPassed || lastLine(out) != fmt.Sprintf("%d passed, 0 failed", preVersionTests) {
 		t.Fatalf("exit %d, want %d and %d tests passed\n%s%s", code, exitPassed, preVersionTests, out, stderr.String())
 	}
-	first, _, _ := strings.Cut(out, "\n")
+	first, _, _ := strings.Cut(stderr.String(), "\n")
 	if want := "on Kubernetes " + kubeversion.Linked + " (k8s.io/apimachinery v0."; !strings.Contains(first, want) || !strings.Contains(first, filepath.Join(root, "go.mod")) {
 		t.Errorf("first line %q does not say the go.mod chose %s", first, kubeversion.Linked)
 	}
@@ -230,11 +235,13 @@ func TestInferredReleaseFallsBack(t *testing.T) {
 				"    the tests run on " + linked + ", the release apitest links, instead; choose the release with --kube-version or kubeVersion in .gatedcrd.yaml to make this an error\n" +
 				"apitest: API server of Kubernetes " + linked + " ready in ",
 			"apitest: the tests ran on Kubernetes " + linked + ", not on 1.35 (k8s.io/apimachinery v0.35.1 in " + gomod + "), which cannot be started: no program in this test\n",
-			"apitest: 6 tests skipped by " + list + "\n",
 		} {
-			if !strings.Contains(out, want) {
-				t.Errorf("no %q in\n%s", want, out)
+			if !strings.Contains(stderr.String(), want) {
+				t.Errorf("no %q on standard error:\n%s", want, stderr.String())
 			}
+		}
+		if want := "apitest: 6 tests skipped by " + list + "\n"; !strings.Contains(out, want) {
+			t.Errorf("no %q on standard output:\n%s", want, out)
 		}
 	})
 
@@ -258,7 +265,7 @@ func TestInferredReleaseFallsBack(t *testing.T) {
 			out := stdout.String()
 			if code != exitFailed || lastLine(out) != "0 passed, 1 failed" ||
 				!strings.Contains(out, "starting the API server of Kubernetes 1.35: no program in this test") ||
-				strings.Contains(out, "warning:") {
+				strings.Contains(out+stderr.String(), "warning:") {
 				t.Errorf("exit %d, want %d with one failure and no warning\n%s%s", code, exitFailed, out, stderr.String())
 			}
 		})
@@ -281,7 +288,7 @@ func TestReferenceEra(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		code := run(t.Context(), []string{"--base-dir", root, "--run", "^no test$"}, &stdout, &stderr)
 		out := stdout.String()
-		if code == exitUsage || (tc.want == "") == strings.Contains(out, "payload directory") || !strings.Contains(out, tc.want) {
+		if code == exitUsage || code == exitInput || (tc.want == "") == strings.Contains(out, "payload directory") || !strings.Contains(out, tc.want) {
 			t.Errorf("referenceEra %s: exit %d, want a payload failure containing %q (none if empty)\n%s%s", tc.era, code, tc.want, out, stderr.String())
 		}
 	}

@@ -2,20 +2,27 @@
 // into the payload FeatureGate manifests and features.md, or with --verify
 // checks that the committed files are up to date without writing anything.
 //
-// Exit status: 0 when done (or up to date), 1 when files are out of date or
-// anything fails, 2 for bad flags.
+// It follows the command-line contract of gatedcrd's commands
+// (internal/clicontract, docs/cli.md): exit status 0 when done (or up to
+// date), 1 when --verify finds files out of date, 2 for a wrong command
+// line, 3 for a bad .gatedcrd.yaml or payload manifest, 4 when a file
+// cannot be read or written.
 package main
 
 import (
+	"cmp"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/spf13/cobra"
+
 	"github.com/gatedcrd/gatedcrd/features"
 	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/clicontract"
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 )
 
@@ -24,50 +31,86 @@ func main() {
 }
 
 type options struct {
+	baseDir        string
 	payloadDir     string
 	featuresMD     string
 	payloadVersion string
 	verify         bool
+	output         clicontract.Output
+	stderr         io.Writer
 }
 
-func parseFlags(args []string, stderr io.Writer) (options, error) {
-	var o options
-	fs := flag.NewFlagSet("write-available-featuresets", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&o.payloadDir, "payload-dir", "payload-manifests/featuregates", "directory of the payload FeatureGate manifests")
-	fs.StringVar(&o.featuresMD, "features-md", "features.md", "features.md to render from the payload directory; empty disables it")
-	fs.StringVar(&o.payloadVersion, "payload-version", "", "value of status.featureGates[0].version in the manifests")
-	fs.BoolVar(&o.verify, "verify", false, "compare with the files on disk, write nothing, fail listing every stale, missing or extra file")
-	if err := fs.Parse(args); err != nil {
-		return o, err
+// defaultPayloadDir is the payload directory below --base-dir.
+var defaultPayloadDir = filepath.Join("payload-manifests", "featuregates")
+
+func newCommand(o *options) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "write-available-featuresets",
+		Short: "Render this repository's FeatureGates into the payload FeatureGate manifests and features.md",
+		Long: `write-available-featuresets renders the FeatureGates of package features into
+the payload FeatureGate manifests (one per ClusterProfile, FeatureSet and
+major version) and features.md, or with --verify checks that the files on
+disk are up to date, writing nothing and listing every stale, missing or
+extra file on standard error (exit status 1).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := clicontract.CheckDir("--"+clicontract.BaseDirFlag, o.baseDir); err != nil {
+				return err
+			}
+			if !cmd.Flags().Changed(clicontract.PayloadFlag) {
+				o.payloadDir = filepath.Join(o.baseDir, defaultPayloadDir)
+			}
+			if !cmd.Flags().Changed("features-md") {
+				o.featuresMD = filepath.Join(o.baseDir, "features.md")
+			}
+			return generate(o, cmd.CommandPath())
+		},
 	}
-	if fs.NArg() > 0 {
-		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
-	}
-	return o, nil
+	cmd.SetGlobalNormalizationFunc(clicontract.Aliases(nil))
+	f := cmd.Flags()
+	f.StringVar(&o.baseDir, clicontract.BaseDirFlag, ".", "the repository root: the default payload directory and features.md are below it")
+	f.StringVar(&o.payloadDir, clicontract.PayloadFlag, "", "directory of the payload FeatureGate manifests, relative to the working directory (default <base-dir>/"+filepath.ToSlash(defaultPayloadDir)+"); --payload-dir is another name for it")
+	f.StringVar(&o.featuresMD, "features-md", "", "features.md to render from the payload directory, relative to the working directory (default <base-dir>/features.md); empty disables it")
+	f.StringVar(&o.payloadVersion, "payload-version", "", "value of status.featureGates[0].version in the manifests")
+	f.BoolVar(&o.verify, "verify", false, "compare with the files on disk, write nothing, fail listing every stale, missing or extra file")
+	clicontract.AddOutputFlags(f, &o.output, "1 names the files rendered")
+	return cmd
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, stderr)
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, err)
-		}
-		return 2
-	}
+	o := &options{stderr: stderr}
+	return clicontract.Execute(newCommand(o), args, stdout, stderr)
+}
+
+// generate renders the files and writes or verifies them.
+func generate(o *options, commandPath string) error {
 	files, err := payload.Render(features.AllFeatureSets(), o.payloadVersion)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return clicontract.Inputf("%v", err)
+	}
+	if o.output.Verbosity >= 1 && !o.output.Quiet {
+		for _, f := range files {
+			fmt.Fprintf(o.stderr, "%s: rendered %s\n", commandPath, filepath.Join(o.payloadDir, f.Name))
+		}
 	}
 	if o.verify {
-		return verify(o, files, stdout, stderr)
+		return verify(*o, files, commandPath)
 	}
-	if err := write(o, files); err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+	if err := write(*o, files); err != nil {
+		return classify(err)
 	}
-	return 0
+	return nil
+}
+
+// classify gives a failure its exit status: a file that exists but could
+// not be read or written is I/O, anything else (a bad .gatedcrd.yaml, a
+// missing file) bad input.
+func classify(err error) error {
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) && !errors.Is(err, fs.ErrNotExist) {
+		return clicontract.IOf("%v", err)
+	}
+	return clicontract.Inputf("%v", err)
 }
 
 // write updates the payload directory, then renders features.md from what
@@ -93,8 +136,11 @@ func write(o options, files []payload.File) error {
 // verify checks both outputs and reports every difference before failing.
 // features.md is derived from the freshly rendered manifests, not from the
 // directory on disk, so that one stale input is not hidden by another.
-func verify(o options, files []payload.File, stdout, stderr io.Writer) int {
+// An error other than a difference is printed too; the first decides the
+// exit status.
+func verify(o options, files []payload.File, commandPath string) error {
 	var diffs []payload.Difference
+	var failure error
 	check := func(err error) bool {
 		var stale *payload.StaleError
 		if errors.As(err, &stale) {
@@ -102,31 +148,35 @@ func verify(o options, files []payload.File, stdout, stderr io.Writer) int {
 			return true
 		}
 		if err != nil {
-			fmt.Fprintln(stderr, err)
+			c := classify(err)
+			fmt.Fprintln(o.stderr, c)
+			failure = cmp.Or(failure, c)
 			return false
 		}
 		return true
 	}
-	ok := check(payload.VerifyDir(o.payloadDir, files))
+	check(payload.VerifyDir(o.payloadDir, files))
 	if o.featuresMD != "" {
 		d, err := payload.ReadFiles(files)
-		ok = check(err) && ok
 		opts, cerr := markdownOptions(o)
-		ok = check(cerr) && ok
-		if err == nil && cerr == nil {
-			ok = check(payload.VerifyFeaturesMarkdown(d, o.featuresMD, opts...)) && ok
+		readOK, optsOK := check(err), check(cerr)
+		if readOK && optsOK {
+			check(payload.VerifyFeaturesMarkdown(d, o.featuresMD, opts...))
 		}
 	}
 	if len(diffs) > 0 {
-		fmt.Fprintln(stderr, (&payload.StaleError{Differences: diffs}).Error())
-		fmt.Fprintln(stderr, "run write-available-featuresets without --verify to regenerate")
-		return 1
+		fmt.Fprintln(o.stderr, (&payload.StaleError{Differences: diffs}).Error())
 	}
-	if !ok {
-		return 1
+	if failure != nil {
+		return &clicontract.Error{Code: clicontract.Status(failure)}
 	}
-	fmt.Fprintln(stdout, "payload FeatureGate manifests and features.md are up to date")
-	return 0
+	if len(diffs) > 0 {
+		return clicontract.Failed(clicontract.StaleHint(commandPath, len(diffs)))
+	}
+	if !o.output.Quiet {
+		fmt.Fprintf(o.stderr, "%s --verify: payload FeatureGate manifests and features.md are up to date\n", commandPath)
+	}
+	return nil
 }
 
 // markdownOptions links the gates of features.md to their lifecycle pages

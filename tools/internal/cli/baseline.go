@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gatedcrd/gatedcrd/internal/clicontract"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/baseline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
@@ -107,7 +108,7 @@ func (s *strictBaseline) report(problems *diag.List, stages pipeline.Stages) {
 func (s *strictBaseline) write() error {
 	entries := baseline.Entries(s.findings)
 	if err := baseline.Write(s.path(), entries); err != nil {
-		return &exitError{code: ExitIO, msg: fmt.Sprintf("error: writing %s: %v", baseline.FileName, err)}
+		return &clicontract.Error{Code: ExitIO, Msg: fmt.Sprintf("error: writing %s: %v", baseline.FileName, err)}
 	}
 	progress(s.opts, "codegen strict-baseline: %d finding(s) in %d entr(y/ies) written to %s", len(s.findings), len(entries), s.relFile(s.path()))
 	return nil

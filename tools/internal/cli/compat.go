@@ -1,17 +1,17 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/gatedcrd/gatedcrd/internal/clicontract"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/compat"
 )
 
-// ExitBreaking is compat's status for breaking findings (the same value as
-// ExitStale: "look at the report").
+// ExitBreaking is compat's status for breaking findings (the contract's
+// ExitFailed, like a stale --verify: "look at the report").
 const ExitBreaking = ExitStale
 
 // compatCommand compares the generated CRDs with an earlier tree.
@@ -32,24 +32,24 @@ do not fail the run. Exit status 1 means breaking findings.`,
 			var old compat.Source
 			switch {
 			case base != "" && oldDir != "":
-				return errors.New("give either --base or --base-dir-old, not both")
+				return clicontract.Usagef("give either --base or --base-dir-old, not both")
 			case base != "":
 				old = compat.GitSource{Dir: opts.baseDir, Rev: base}
 			case oldDir != "":
 				old = compat.DirSource{Root: oldDir, Name: oldDir}
 			default:
-				return errors.New("compat needs --base REV or --base-dir-old DIR")
+				return clicontract.Usagef("compat needs --base REV or --base-dir-old DIR")
 			}
 			if output != "text" && output != "json" {
-				return fmt.Errorf("--output must be text or json, not %q", output)
+				return clicontract.Usagef("--output must be text or json, not %q", output)
 			}
 			root, err := filepath.Abs(opts.baseDir)
 			if err != nil {
-				return &exitError{code: ExitIO, msg: fmt.Sprintf("error: %v", err)}
+				return &clicontract.Error{Code: ExitIO, Msg: fmt.Sprintf("error: %v", err)}
 			}
 			payloadDir, err := filepath.Rel(root, opts.payloadDirIn(root))
 			if err != nil || !filepath.IsLocal(payloadDir) {
-				return errors.New("compat reads the payload directory of both trees: --manifest-merge:payload-manifest-path must be below --base-dir")
+				return clicontract.Usagef("compat reads the payload directory of both trees: --%s must be below --base-dir", payloadFlag)
 			}
 			rep, err := compat.Run(compat.Options{
 				Old:        old,
@@ -58,7 +58,7 @@ do not fail the run. Exit status 1 means breaking findings.`,
 				Accepted:   compat.CodegenYAMLAcceptances(root),
 			})
 			if err != nil {
-				return &exitError{code: ExitInput, msg: fmt.Sprintf("error: %v", err)}
+				return &clicontract.Error{Code: ExitInput, Msg: fmt.Sprintf("error: %v", err)}
 			}
 			out := cmd.OutOrStdout()
 			if output == "json" {
@@ -67,10 +67,10 @@ do not fail the run. Exit status 1 means breaking findings.`,
 				err = rep.WriteText(out)
 			}
 			if err != nil {
-				return &exitError{code: ExitIO, msg: fmt.Sprintf("error: %v", err)}
+				return &clicontract.Error{Code: ExitIO, Msg: fmt.Sprintf("error: %v", err)}
 			}
 			if rep.Breaking() {
-				return &exitError{code: ExitBreaking}
+				return &clicontract.Error{Code: ExitBreaking}
 			}
 			return nil
 		},

@@ -31,12 +31,12 @@ func compatibilityCommand(opts *options) *cobra.Command {
 			if res == nil {
 				return inputError(opts, found, nil)
 			}
-			if !opts.quiet {
+			if !opts.Quiet {
 				for _, d := range found.Items() {
 					fmt.Fprintf(opts.stderr, "%s: %s\n", d.Severity, d)
 				}
 			}
-			if !opts.quiet && !opts.verify {
+			if !opts.Quiet && !opts.verify {
 				fmt.Fprintf(opts.stderr, "codegen compatibility: %d type(s) embedding TypeMeta\n", res.Types)
 			}
 			return commitOrVerify(opts, t, disc.BaseDir, len(res.Sources), nil)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gatedcrd/gatedcrd/internal/clicontract"
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/baseline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/compatlevel"
@@ -60,7 +61,7 @@ type initFacts struct {
 func runInit(opts *options) error {
 	file := filepath.Join(opts.baseDir, repoconfig.FileName)
 	if _, err := os.Stat(file); !errors.Is(err, fs.ErrNotExist) {
-		return &exitError{code: ExitInput, msg: fmt.Sprintf("error: %s already exists; edit it instead (README: \"Opting in to more checks\")", file)}
+		return &clicontract.Error{Code: ExitInput, Msg: fmt.Sprintf("error: %s already exists; edit it instead (README: \"Opting in to more checks\")", file)}
 	}
 	facts := &initFacts{}
 	opts.writeBaseline, opts.strict, opts.strictSet, opts.verify = true, true, true, true
@@ -80,7 +81,7 @@ func runInit(opts *options) error {
 		return err
 	}
 	if err := tree.WriteFileAtomic(file, []byte(facts.render())); err != nil {
-		return &exitError{code: ExitIO, msg: fmt.Sprintf("error: writing %s: %v", file, err)}
+		return &clicontract.Error{Code: ExitIO, Msg: fmt.Sprintf("error: writing %s: %v", file, err)}
 	}
 	progress(opts, "codegen init: wrote %s; commit it with %s", file, baseline.FileName)
 	return nil
@@ -91,7 +92,7 @@ func runInit(opts *options) error {
 func (f *initFacts) compatibility(base string) error {
 	disc, _, err := discovery.Discover(base, nil)
 	if err != nil {
-		return &exitError{code: ExitInput, msg: fmt.Sprintf("error: %v", err)}
+		return &clicontract.Error{Code: ExitInput, Msg: fmt.Sprintf("error: %v", err)}
 	}
 	res, problems := compatlevel.Run(compatlevel.Input{Discovery: disc, Tree: tree.New()})
 	f.compatibleOK = res != nil

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/clicontract"
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
@@ -22,12 +23,12 @@ func featuresetMarkdownCommand(opts *options) *cobra.Command {
 			dir := opts.payloadDirIn(opts.baseDir)
 			d, err := payload.ReadDir(dir)
 			if err != nil {
-				return &exitError{code: ExitInput, msg: fmt.Sprintf("error: %s: %v", dir, err)}
+				return &clicontract.Error{Code: ExitInput, Msg: fmt.Sprintf("error: %s: %v", dir, err)}
 			}
 			path := resolve(opts.baseDir, output)
 			cfg, err := repoconfig.Load(filepath.Dir(path))
 			if err != nil {
-				return &exitError{code: ExitInput, msg: fmt.Sprintf("error: %v", err)}
+				return &clicontract.Error{Code: ExitInput, Msg: fmt.Sprintf("error: %v", err)}
 			}
 			var mdOpts []payload.MarkdownOption
 			if dir := cfg.FeatureGateDocs.Directory; dir != "" {
@@ -37,17 +38,17 @@ func featuresetMarkdownCommand(opts *options) *cobra.Command {
 			t.WriteFile(path, payload.RenderFeaturesMarkdown(d, mdOpts...))
 			changes, _, err := t.Changes()
 			if err != nil {
-				return &exitError{code: ExitIO, msg: fmt.Sprintf("error: %v", err)}
+				return &clicontract.Error{Code: ExitIO, Msg: fmt.Sprintf("error: %v", err)}
 			}
 			if opts.verify {
 				if len(changes) > 0 {
 					fmt.Fprint(opts.stderr, tree.Describe(changes, opts.baseDir))
-					return &exitError{code: ExitStale, msg: "codegen --verify: features.md is out of date; run make update-payload-featuregates"}
+					return &clicontract.Error{Code: ExitStale, Msg: clicontract.StaleHint(opts.commandPath, len(changes))}
 				}
 				return nil
 			}
 			if _, err := t.Commit(); err != nil {
-				return &exitError{code: ExitIO, msg: fmt.Sprintf("error: %v", err)}
+				return &clicontract.Error{Code: ExitIO, Msg: fmt.Sprintf("error: %v", err)}
 			}
 			return nil
 		},

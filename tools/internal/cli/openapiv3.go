@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/clicontract"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifestmerge"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/openapiv3"
@@ -28,7 +29,7 @@ built by the apiextensions-apiserver's own builder and encoded as the server enc
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if profile == "" || featureSet == "" || out == "" {
-				return &exitError{code: ExitUsage, msg: "error: openapi-v3 needs --cluster-profile, --feature-set and --out"}
+				return &clicontract.Error{Code: ExitUsage, Msg: "error: openapi-v3 needs --cluster-profile, --feature-set and --out"}
 			}
 			disc, probs, err := discovery.Discover(opts.baseDir, opts.groupVersions)
 			if err != nil {
@@ -40,7 +41,7 @@ built by the apiextensions-apiserver's own builder and encoded as the server enc
 			}
 			variant, err := manifestmerge.FindVariant(dir, profile, featureSet, major)
 			if err != nil {
-				return &exitError{code: ExitUsage, msg: "error: " + err.Error()}
+				return &clicontract.Error{Code: ExitUsage, Msg: "error: " + err.Error()}
 			}
 			var dirs []string
 			for _, v := range disc.Versions() {
@@ -59,7 +60,7 @@ built by the apiextensions-apiserver's own builder and encoded as the server enc
 			for _, d := range docs {
 				t.WriteFile(filepath.Join(outDir, filepath.FromSlash(d.Path)), d.JSON)
 			}
-			if !opts.quiet {
+			if !opts.Quiet {
 				fmt.Fprintf(opts.stderr, "codegen openapi-v3: %s: %d CRD(s), %d group-version document(s)\n", variant, len(crds), len(docs))
 			}
 			return commitOrVerify(opts, t, disc.BaseDir, len(docs), nil)

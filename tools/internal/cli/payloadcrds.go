@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gatedcrd/gatedcrd/internal/clicontract"
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/payloadcrds"
@@ -21,14 +22,14 @@ func payloadCRDsCommand(opts *options) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(opts.groupVersions) > 0 {
-				return &exitError{code: ExitUsage, msg: "error: payload-crds works on the whole tree (every generated file must be selected or excluded); drop --api-group-versions"}
+				return &clicontract.Error{Code: ExitUsage, Msg: "error: payload-crds works on the whole tree (every generated file must be selected or excluded); drop --api-group-versions"}
 			}
 			disc, cfg, err := discoverConfigured(opts, nil)
 			if err != nil {
 				return err
 			}
 			if !cfg.PayloadCRDs.Configured {
-				if !opts.quiet {
+				if !opts.Quiet {
 					fmt.Fprintf(opts.stderr, "codegen payload-crds: %s has no payloadCRDs section; nothing to copy\n", repoconfig.FileName)
 				}
 				return nil
@@ -70,7 +71,7 @@ func relativeTo(base string, problems []diag.Diagnostic, err error) *diag.List {
 func commitOrVerify(opts *options, t *tree.Tree, base string, files int, describe func(tree.Change) string) error {
 	changes, _, err := t.Changes()
 	if err != nil {
-		return &exitError{code: ExitIO, msg: fmt.Sprintf("error: %v", err)}
+		return &clicontract.Error{Code: ExitIO, Msg: fmt.Sprintf("error: %v", err)}
 	}
 	if opts.verify {
 		if len(changes) == 0 {
@@ -86,13 +87,13 @@ func commitOrVerify(opts *options, t *tree.Tree, base string, files int, describ
 			}
 			fmt.Fprint(opts.stderr, text)
 		}
-		return &exitError{code: ExitStale, msg: fmt.Sprintf("codegen --verify: %d file(s) out of date; run make update and commit the result", len(changes))}
+		return &clicontract.Error{Code: ExitStale, Msg: clicontract.StaleHint(opts.commandPath, len(changes))}
 	}
 	st, err := t.Commit()
 	if err != nil {
-		return &exitError{code: ExitIO, msg: fmt.Sprintf("error: %v", err)}
+		return &clicontract.Error{Code: ExitIO, Msg: fmt.Sprintf("error: %v", err)}
 	}
-	if !opts.quiet {
+	if !opts.Quiet {
 		fmt.Fprintf(opts.stderr, "codegen: %d file(s) considered; %d written, %d unchanged, %d removed\n", files, st.Written, st.Unchanged, st.Removed)
 	}
 	return nil

@@ -8,6 +8,8 @@ import (
 	"runtime/pprof"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gatedcrd/gatedcrd/internal/clicontract"
 )
 
 // addProfiling adds --cpuprofile and --memprofile to root and wraps the
@@ -77,5 +79,5 @@ func writeHeapProfile(path string) error {
 }
 
 func profileError(flag string, err error) error {
-	return &exitError{code: ExitIO, msg: fmt.Sprintf("error: %s: %v", flag, err)}
+	return &clicontract.Error{Code: ExitIO, Msg: fmt.Sprintf("error: %s: %v", flag, err)}
 }

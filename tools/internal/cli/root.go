@@ -1,15 +1,14 @@
 package cli
 
 import (
-	"errors"
 	goflag "flag"
-	"fmt"
 	"io"
 	"os"
 
 	"github.com/spf13/cobra"
 	"k8s.io/klog/v2"
 
+	"github.com/gatedcrd/gatedcrd/internal/clicontract"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 )
 
@@ -18,14 +17,18 @@ type options struct {
 	baseDir       string
 	groupVersions []string
 	verify        bool
-	quiet         bool
-	payloadDir    string
-	requiredFS    []string
-	strict        bool
-	statsFile     string
-	kubeVersion   string
-	celCosts      int
-	stderr        io.Writer
+	// Output is -v and -q.
+	clicontract.Output
+	payloadDir  string
+	requiredFS  []string
+	strict      bool
+	statsFile   string
+	kubeVersion string
+	celCosts    int
+	stderr      io.Writer
+	// commandPath is the command that runs, such as "codegen
+	// crd-manifests", for the hints of --verify.
+	commandPath string
 	// strictSet and payloadSet record that the flags were given: an
 	// absent --strict-markers leaves strictness to the repository, and
 	// only a given payload path is relative to the working directory.
@@ -40,7 +43,11 @@ type options struct {
 
 // payloadFlag names the payload FeatureGate directory, as the reference's
 // flag does.
-const payloadFlag = "manifest-merge:payload-manifest-path"
+const payloadFlag = clicontract.PayloadFlag
+
+// strictMarkersAlias is the earlier name of --strict in codegen, the one
+// its documentation used before the commands shared one contract.
+const strictMarkersAlias = "strict-markers"
 
 // NewRootCommand builds the codegen command tree; progress, diagnostics
 // and reports go to stderr.
@@ -68,26 +75,26 @@ without the switch +enum is ignored, as by the reference generator).`,
 		},
 	}
 	root.SetVersionTemplate("codegen {{.Version}}\n")
+	klogFlags := goflag.NewFlagSet("klog", goflag.ContinueOnError)
+	klog.InitFlags(klogFlags)
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
-		opts.strictSet = cmd.Flags().Changed("strict-markers")
+		opts.strictSet = cmd.Flags().Changed(clicontract.StrictFlag)
 		opts.payloadSet = cmd.Flags().Changed(payloadFlag)
-		return nil
+		opts.commandPath = cmd.CommandPath()
+		return klogFlags.Set("v", opts.Verbosity.String())
 	}
 	pf := root.PersistentFlags()
+	root.SetGlobalNormalizationFunc(clicontract.Aliases(map[string]string{strictMarkersAlias: clicontract.StrictFlag}))
 	pf.StringVar(&opts.baseDir, "base-dir", ".", "directory to search for API group-versions; relative paths in other flags are resolved against it, except a given --manifest-merge:payload-manifest-path (the working directory, as with the reference)")
 	pf.StringSliceVar(&opts.groupVersions, "api-group-versions", nil, "only process these <group>/<version> entries (comma-separated or repeated)")
 	pf.BoolVar(&opts.verify, "verify", false, "compute everything, write nothing, and fail if any file would change")
-	pf.BoolVarP(&opts.quiet, "quiet", "q", false, "print only errors")
 	pf.StringVar(&opts.statsFile, "stats", "", "write a JSON account of the run (stage timings, counts) to this file")
-	pf.BoolVar(&opts.strict, "strict-markers", false, "treat unknown or misspelled +openshift:/+kubebuilder: markers and unknown FeatureGate names as errors (false: warnings); when not given, strictMarkers of .gatedcrd.yaml decides, else a strict baseline file makes it true, else they are warnings")
+	pf.BoolVar(&opts.strict, clicontract.StrictFlag, false, "treat unknown or misspelled +openshift:/+kubebuilder: markers and unknown FeatureGate names as errors (false: warnings); when not given, strictMarkers of .gatedcrd.yaml decides, else a strict baseline file makes it true, else they are warnings; --strict-markers is another name for it")
 	pf.StringVar(&opts.kubeVersion, "kube-version", "", "Kubernetes release (<major>.<minor>) whose API server validates the generated CRDs; its findings are errors (default: kubeVersion of .gatedcrd.yaml, also errors; else inferred from the go.mod governing --base-dir, else the release this build links, whose findings are warnings)")
 	pf.IntVar(&opts.celCosts, "cel-costs", 0, "list the N most expensive CEL rules of each CRD with their share of the API server's cost budgets (--cel-costs alone: 5)")
 	pf.Lookup("cel-costs").NoOptDefVal = "5"
-	pf.StringVar(&opts.payloadDir, payloadFlag, pipeline.DefaultPayloadDir, "directory of payload FeatureGate manifests read by the merge stage; a given path is relative to the working directory, as with the reference, the default one to --base-dir")
-
-	klogFlags := goflag.NewFlagSet("klog", goflag.ContinueOnError)
-	klog.InitFlags(klogFlags)
-	pf.AddGoFlag(klogFlags.Lookup("v"))
+	pf.StringVar(&opts.payloadDir, payloadFlag, pipeline.DefaultPayloadDir, "directory of payload FeatureGate manifests read by the merge stage; a given path is relative to the working directory, as with the reference, the default one to --base-dir (--payload-dir is another name for it)")
+	clicontract.AddOutputFlags(pf, &opts.Output, "1 adds per-stage counts and every file written (klog)")
 
 	root.AddCommand(
 		stageCommand(opts, "empty-partial-schemas", "Write one partial CRD manifest per CRD and FeatureGate (stage 1)", pipeline.PartialSchemas),
@@ -134,22 +141,5 @@ func Main(version string, args []string) int {
 // Run runs the command with args and returns its exit status; tests call
 // it in-process.
 func Run(version string, args []string, stdout, stderr io.Writer) int {
-	cmd := NewRootCommand(version, stderr)
-	cmd.SetArgs(args)
-	cmd.SetOut(stdout)
-	cmd.SetErr(stderr)
-	err := cmd.Execute()
-	if err == nil {
-		return ExitOK
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.msg != "" {
-			fmt.Fprintln(stderr, ee.msg)
-		}
-		return ee.code
-	}
-	fmt.Fprintf(stderr, "error: %v\n", err)
-	fmt.Fprintln(stderr, "run 'codegen --help' for usage")
-	return ExitUsage
+	return clicontract.Execute(NewRootCommand(version, stderr), args, stdout, stderr)
 }

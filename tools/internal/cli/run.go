@@ -9,6 +9,7 @@ import (
 
 	"k8s.io/klog/v2"
 
+	"github.com/gatedcrd/gatedcrd/internal/clicontract"
 	"github.com/gatedcrd/gatedcrd/internal/kubetarget"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
@@ -21,13 +22,13 @@ import (
 // results into output and exit statuses.
 func run(opts *options, stages pipeline.Stages) error {
 	if len(opts.requiredFS) > 0 {
-		return &exitError{code: ExitUsage, msg: "error: --required-feature-sets selects the legacy FeatureSet mode, which gatedcrd does not implement (see SPEC 4.6); gate fields with +openshift:enable:FeatureGate instead"}
+		return &clicontract.Error{Code: ExitUsage, Msg: "error: --required-feature-sets selects the legacy FeatureSet mode, which gatedcrd does not implement (see SPEC 4.6); gate fields with +openshift:enable:FeatureGate instead"}
 	}
 	start := time.Now()
 	bl := &strictBaseline{opts: opts}
 	payloadDir, err := opts.payloadPath()
 	if err != nil {
-		return &exitError{code: ExitIO, msg: fmt.Sprintf("error: --%s: %v", payloadFlag, err)}
+		return &clicontract.Error{Code: ExitIO, Msg: fmt.Sprintf("error: --%s: %v", payloadFlag, err)}
 	}
 	r := pipeline.New(pipeline.Options{
 		BaseDir:       opts.baseDir,
@@ -44,7 +45,7 @@ func run(opts *options, stages pipeline.Stages) error {
 	d, err := r.Discover()
 	var kv *pipeline.KubeVersionError
 	if errors.As(err, &kv) {
-		return &exitError{code: ExitUsage, msg: "error: " + kv.Msg}
+		return &clicontract.Error{Code: ExitUsage, Msg: "error: " + kv.Msg}
 	}
 	if err != nil {
 		return fail(opts, r, err)
@@ -128,7 +129,7 @@ func printValidation(opts *options, r *pipeline.Run) {
 
 func printWarnings(opts *options, r *pipeline.Run) {
 	for _, p := range r.Problems.Items() {
-		if p.Severity == diag.Warning && !opts.quiet {
+		if p.Severity == diag.Warning && !opts.Quiet {
 			fmt.Fprintf(opts.stderr, "warning: %s\n", r.Relative(p))
 		}
 	}
@@ -139,19 +140,19 @@ func printWarnings(opts *options, r *pipeline.Run) {
 // been written at this point.
 func fail(opts *options, r *pipeline.Run, err error) error {
 	if !errors.Is(err, pipeline.ErrInput) {
-		return &exitError{code: ExitIO, msg: r.RelativeText(fmt.Sprintf("error: %v", err))}
+		return &clicontract.Error{Code: ExitIO, Msg: r.RelativeText(fmt.Sprintf("error: %v", err))}
 	}
 	for _, d := range r.Problems.Items() {
-		if d.Severity == diag.Warning && opts.quiet {
+		if d.Severity == diag.Warning && opts.Quiet {
 			continue
 		}
 		fmt.Fprintf(opts.stderr, "%s: %s\n", d.Severity, r.Relative(d))
 	}
-	return &exitError{code: ExitInput, msg: fmt.Sprintf("codegen: %d error(s); nothing was written", r.Problems.ErrorCount())}
+	return &clicontract.Error{Code: ExitInput, Msg: fmt.Sprintf("codegen: %d error(s); nothing was written", r.Problems.ErrorCount())}
 }
 
 func progress(opts *options, format string, args ...any) {
-	if !opts.quiet {
+	if !opts.Quiet {
 		fmt.Fprintf(opts.stderr, format+"\n", args...)
 	}
 }
@@ -161,21 +162,21 @@ func finish(opts *options, r *pipeline.Run, changes *pipeline.Changes, start tim
 	timings := strings.Join(r.Stats.Timings(), ", ")
 	if opts.verify {
 		if err := writeStats(opts.statsFile, &r.Stats, time.Since(start)); err != nil {
-			return &exitError{code: ExitIO, msg: r.RelativeText(fmt.Sprintf("error: writing --stats: %v", err))}
+			return &clicontract.Error{Code: ExitIO, Msg: r.RelativeText(fmt.Sprintf("error: writing --stats: %v", err))}
 		}
 		if changes.Stale() {
 			fmt.Fprint(opts.stderr, changes.Describe())
-			return &exitError{code: ExitStale, msg: fmt.Sprintf("codegen --verify: %d file(s) out of date; run the generator (e.g. make update-codegen-crds) and commit the result", len(changes.List))}
+			return &clicontract.Error{Code: ExitStale, Msg: clicontract.StaleHint(opts.commandPath, len(changes.List))}
 		}
 		progress(opts, "codegen --verify: %s; all generated files are up to date (%s; total %s)",
 			r.Stats.Counts(), timings, time.Since(start).Round(time.Millisecond))
 		return nil
 	}
 	if err := changes.Write(); err != nil {
-		return &exitError{code: ExitIO, msg: r.RelativeText(fmt.Sprintf("error: writing output: %v", err))}
+		return &clicontract.Error{Code: ExitIO, Msg: r.RelativeText(fmt.Sprintf("error: writing output: %v", err))}
 	}
 	if err := writeStats(opts.statsFile, &r.Stats, time.Since(start)); err != nil {
-		return &exitError{code: ExitIO, msg: r.RelativeText(fmt.Sprintf("error: writing --stats: %v", err))}
+		return &clicontract.Error{Code: ExitIO, Msg: r.RelativeText(fmt.Sprintf("error: writing --stats: %v", err))}
 	}
 	for _, c := range changes.List {
 		klog.V(1).Infof("%s %s", c.Kind, tree.Rel(r.BaseDir(), c.Path))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gatedcrd/gatedcrd/internal/clicontract"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
@@ -41,13 +42,13 @@ func testSuitesCommand(opts *options) *cobra.Command {
 					for _, m := range res.Missing {
 						names = append(names, tree.Rel(disc.BaseDir, m))
 					}
-					return &exitError{code: ExitStale, msg: fmt.Sprintf("codegen --verify: %d partial manifest(s) have no API test suite; add them (codegen test-suites writes stubs):\n  %s",
-						len(names), strings.Join(names, "\n  "))}
+					return &clicontract.Error{Code: ExitStale, Msg: fmt.Sprintf("%s --verify: %d partial manifest(s) have no API test suite; run %s without --verify to write stubs for them:\n  %s",
+						opts.commandPath, len(names), opts.commandPath, strings.Join(names, "\n  "))}
 				}
 				return nil
 			}
 			if _, err := t.Commit(); err != nil {
-				return &exitError{code: ExitIO, msg: fmt.Sprintf("error: %v", err)}
+				return &clicontract.Error{Code: ExitIO, Msg: fmt.Sprintf("error: %v", err)}
 			}
 			for _, m := range res.Missing {
 				fmt.Fprintf(opts.stderr, "wrote stub %s\n", tree.Rel(disc.BaseDir, m))
@@ -69,5 +70,5 @@ func inputError(opts *options, problems *diag.List, err error) error {
 	for _, d := range problems.Items() {
 		fmt.Fprintf(opts.stderr, "%s: %s\n", d.Severity, d)
 	}
-	return &exitError{code: ExitInput, msg: "codegen: errors found; nothing was written"}
+	return &clicontract.Error{Code: ExitInput, Msg: "codegen: errors found; nothing was written"}
 }

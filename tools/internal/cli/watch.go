@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gatedcrd/gatedcrd/internal/clicontract"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/watch"
 )
@@ -58,11 +59,11 @@ type watchFlags struct {
 // runWatch is the watch command on a context that ends it.
 func runWatch(ctx context.Context, opts *options, flags watchFlags) (err error) {
 	if opts.verify {
-		return &exitError{code: ExitUsage, msg: "error: watch writes files; --verify makes no sense with it"}
+		return &clicontract.Error{Code: ExitUsage, Msg: "error: watch writes files; --verify makes no sense with it"}
 	}
 	payloadDir, err := opts.payloadPath()
 	if err != nil {
-		return &exitError{code: ExitIO, msg: fmt.Sprintf("error: --%s: %v", payloadFlag, err)}
+		return &clicontract.Error{Code: ExitIO, Msg: fmt.Sprintf("error: --%s: %v", payloadFlag, err)}
 	}
 	var bl *strictBaseline
 	newRun := func() *pipeline.Run {
@@ -86,7 +87,7 @@ func runWatch(ctx context.Context, opts *options, flags watchFlags) (err error) 
 			bl.report(r.Problems, pipeline.AllStages)
 		},
 		Out:   opts.stderr,
-		Quiet: opts.quiet,
+		Quiet: opts.Quiet,
 		Full:  flags.full,
 	}
 	if flags.suites {
@@ -96,19 +97,19 @@ func runWatch(ctx context.Context, opts *options, flags watchFlags) (err error) 
 		}
 		defer func() {
 			if serr := runner.stop(); serr != nil && err == nil {
-				err = &exitError{code: ExitIO, msg: "error: " + serr.Error()}
+				err = &clicontract.Error{Code: ExitIO, Msg: "error: " + serr.Error()}
 			}
 		}()
 		wopts.Observe, wopts.OnCycle = isSuiteFile, runner.afterCycle
 	}
 	w, err := watch.New(opts.baseDir, wopts)
 	if err != nil {
-		return &exitError{code: ExitIO, msg: "error: " + err.Error()}
+		return &clicontract.Error{Code: ExitIO, Msg: "error: " + err.Error()}
 	}
 	defer w.Close()
 	progress(opts, "codegen watch: watching %d director(y/ies) under %s; stop with Ctrl-C", len(w.Watched()), opts.baseDir)
 	if err := w.Run(ctx); err != nil {
-		return &exitError{code: ExitIO, msg: "error: " + err.Error()}
+		return &clicontract.Error{Code: ExitIO, Msg: "error: " + err.Error()}
 	}
 	progress(opts, "codegen watch: stopped")
 	return nil
@@ -118,11 +119,11 @@ func runWatch(ctx context.Context, opts *options, flags watchFlags) (err error) 
 func startSuiteRunner(ctx context.Context, opts *options, given string) (*suiteRunner, error) {
 	program, err := apitestProgram(ctx, given, opts.stderr)
 	if err != nil {
-		return nil, &exitError{code: ExitIO, msg: "error: --suites: " + err.Error()}
+		return nil, &clicontract.Error{Code: ExitIO, Msg: "error: --suites: " + err.Error()}
 	}
 	runner, err := startSuites(ctx, opts, program)
 	if err != nil {
-		return nil, &exitError{code: ExitIO, msg: "error: --suites: " + err.Error()}
+		return nil, &clicontract.Error{Code: ExitIO, Msg: "error: --suites: " + err.Error()}
 	}
 	return runner, nil
 }

@@ -78,7 +78,7 @@ func housekeepingCases() []tmpl {
 				want: []string{
 					"payload-manifests/crds/0000_10_widgets_01_widgets-Default.crd.yaml is missing",
 					"payload-manifests/crds/0000_10_gone.crd.yaml is untracked: no generated CRD manifest selected by payloadCRDs.include has this name; add its source to payloadCRDs.include in .gatedcrd.yaml, or let codegen payload-crds remove it",
-					"codegen --verify: 4 file(s) out of date",
+					"codegen payload-crds --verify: 4 file(s) out of date; run codegen payload-crds without --verify and commit the result",
 				}}),
 		payload("group-versions", "The completeness check needs the whole tree.", allWidgets,
 			tmpl{args: "payload-crds --base-dir $TREE --api-group-versions widgets.example.openshift.io/v1", exit: 2,
