@@ -31,7 +31,7 @@ $(CONTROLLER_GEN):
 ## update: regenerate everything (deepcopy, payload FeatureGates, features.md, CRD manifests)
 update: update-deepcopy update-compatibility update-codegen-crds update-cli-reference
 
-## update-cli-reference: docs/cli-reference.md, the --help of every codegen command
+## update-cli-reference: docs/cli-reference.md, the --help of every codegen command, apitest and write-available-featuresets
 update-cli-reference:
 	$(GO) -C tools run ./cmd/clidoc
 

@@ -32,6 +32,7 @@ func TestNormalizeArgs(t *testing.T) {
 	for _, tc := range []struct{ in, want []string }{
 		{[]string{"crd-manifests", "--base-dir", "x", "-v", "1"}, []string{"crd-manifests", "--base-dir", "x", "-v=1"}},
 		{[]string{"--v", "2", "-q"}, []string{"--v=2", "-q"}},
+		{[]string{"--verbose", "x"}, []string{"--verbose=x"}},
 		{[]string{"-v", "--base-dir", "x"}, []string{"-v", "--base-dir", "x"}},
 		{[]string{"-base-dir", "x", "-run=^a$", "-kube-parallel", "2"}, []string{"--base-dir", "x", "--run=^a$", "-kube-parallel", "2"}},
 		{[]string{"--", "-v", "1", "-run"}, []string{"--", "-v", "1", "-run"}},

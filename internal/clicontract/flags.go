@@ -96,9 +96,10 @@ func Aliases(extra map[string]string) func(*pflag.FlagSet, string) pflag.Normali
 
 // NormalizeArgs rewrites the spellings that the commands accepted before
 // they shared one flag parser into what pflag accepts:
-//   - "-v N" and "--v N" (a level as the next argument; pflag takes the
-//     level of a flag with a default for "-v" alone only after "=") become
-//     "-v=N";
+//   - "-v N", "--v N" and "--verbose N" become "-v=N" (pflag takes the
+//     value of a flag that has one for "-v" alone only after "="): the
+//     next argument is the level unless it is a flag, as klog's -v took
+//     it, so that "-v x" is still an invalid level, not a stray argument;
 //   - "-name" and "-name=value" for a long flag (the single dash of Go's
 //     flag package, which apitest and write-available-featuresets used)
 //     become "--name".
@@ -112,7 +113,7 @@ func NormalizeArgs(args []string, isLong func(string) bool) []string {
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		if isVerbose(a) && i+1 < len(args) && isLevel(args[i+1]) {
+		if isVerbose(a) && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
 			out = append(out, a+"="+args[i+1])
 			i++
 			continue
@@ -127,11 +128,6 @@ func NormalizeArgs(args []string, isLong func(string) bool) []string {
 
 func isVerbose(arg string) bool {
 	return arg == "-v" || arg == "--v" || arg == "--"+VerboseFlag
-}
-
-func isLevel(s string) bool {
-	_, err := strconv.ParseUint(s, 10, 31)
-	return err == nil
 }
 
 // singleDashLong returns the flag name of "-name" or "-name=value" when

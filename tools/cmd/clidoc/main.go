@@ -1,5 +1,8 @@
 // Command clidoc writes docs/cli-reference.md, the --help of every codegen
-// command, or with -verify fails when the committed file differs from it.
+// command, apitest and write-available-featuresets, or with -verify fails
+// when the committed file differs from it. It runs the latter two with go
+// run: they live in other modules. apitest links an API server, so its
+// first build takes minutes; make test builds the same packages.
 //
 // Usage (in tools/): go run ./cmd/clidoc [-verify] [-root ..]
 package main
@@ -9,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 
 	"github.com/gatedcrd/gatedcrd/tools/internal/cli"
@@ -20,7 +24,12 @@ func main() {
 	root := flag.String("root", "..", "the repository root")
 	flag.Parse()
 	var want bytes.Buffer
-	if err := cli.WriteReference(&want); err != nil {
+	others, err := otherHelps(*root)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "error: %v\n", err)
+		os.Exit(4)
+	}
+	if err := cli.WriteReference(&want, others...); err != nil {
 		fmt.Fprintf(os.Stderr, "error: %v\n", err)
 		os.Exit(4)
 	}
@@ -38,4 +47,25 @@ func main() {
 		fmt.Fprintf(os.Stderr, "error: %v\n", err)
 		os.Exit(4)
 	}
+}
+
+// otherHelps runs the --help of the commands of the other modules of the
+// repository at root.
+func otherHelps(root string) ([]cli.Help, error) {
+	var out []cli.Help
+	for _, c := range []struct{ name, moduleDir, pkg string }{
+		{"apitest", "apitest", "./cmd/apitest"},
+		{"write-available-featuresets", ".", "./features/cmd/write-available-featuresets"},
+	} {
+		cmd := exec.Command("go", "run", c.pkg, "--help")
+		cmd.Dir = filepath.Join(root, c.moduleDir)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		text, err := cmd.Output()
+		if err != nil {
+			return nil, fmt.Errorf("%s --help: %v\n%s", c.name, err, stderr.String())
+		}
+		out = append(out, cli.Help{Command: c.name, Text: string(text)})
+	}
+	return out, nil
 }

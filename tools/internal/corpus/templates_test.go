@@ -994,7 +994,7 @@ func flagCases() []tmpl {
 		f("extra-argument", "A positional argument.", defaultArgs+" widgets", usage, `unknown command "widgets"`),
 		f("flag-without-value", "--base-dir without its value.", "crd-manifests --base-dir", usage, "error: flag needs an argument: --base-dir"),
 		f("verbosity-not-a-number", "-v x.", defaultArgs+" -v x", usage, `invalid argument "x" for "-v`),
-		f("strict-markers-not-bool", "--strict-markers=maybe.", defaultArgs+" --strict-markers=maybe", usage, `invalid argument "maybe" for "--strict-markers"`),
+		f("strict-markers-not-bool", "--strict-markers=maybe.", defaultArgs+" --strict-markers=maybe", usage, `invalid argument "maybe" for "--strict" flag`),
 		f("verify-not-bool", "--verify=yes.", defaultArgs+" --verify=yes", usage, `invalid argument "yes" for "--verify"`),
 		f("required-feature-sets", "The legacy FeatureSet mode.", "schemapatch --base-dir $TREE --required-feature-sets TechPreviewNoUpgrade", usage,
 			"error: --required-feature-sets selects the legacy FeatureSet mode, which gatedcrd does not implement (see SPEC 4.6); gate fields with +openshift:enable:FeatureGate instead"),
