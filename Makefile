@@ -4,6 +4,7 @@
 GO          ?= go
 BIN         := $(CURDIR)/bin
 CODEGEN     := $(BIN)/codegen
+APITEST     := $(BIN)/apitest
 CONTROLLER_GEN := $(BIN)/controller-gen
 # Restrict the CRD stages to some group-versions, e.g.
 #   make update-codegen-crds API_GROUP_VERSIONS=example.openshift.io/v1
@@ -15,7 +16,8 @@ CODEGEN_FLAGS := --base-dir . $(if $(API_GROUP_VERSIONS),--api-group-versions $(
 	verify-payload-featuregates verify-codegen-crds verify-gofmt verify-tidy verify-test-suites update-test-suite-stubs \
 	update-payload-crds verify-payload-crds update-compatibility verify-compatibility conformance-housekeeping \
 	conformance-dropin conformance-optin update-cli-reference verify-cli-reference \
-	test-root test-tools test-apitest fuzz conformance conformance-suites apitest-matrix $(CODEGEN) $(CONTROLLER_GEN)
+	test-root test-tools test-apitest fuzz conformance conformance-suites apitest-matrix \
+	apitest-operator-matrix-build apitest-operator-matrix $(CODEGEN) $(APITEST) $(CONTROLLER_GEN)
 
 all: update
 
@@ -24,6 +26,9 @@ build: $(CODEGEN)
 # go build is incremental, so these always run and cost little when nothing changed.
 $(CODEGEN):
 	$(GO) -C tools build -o $(CODEGEN) ./cmd/codegen
+
+$(APITEST):
+	$(GO) -C apitest build -o $(APITEST) ./cmd/apitest
 
 $(CONTROLLER_GEN):
 	$(GO) -C tools build -o $(CONTROLLER_GEN) sigs.k8s.io/controller-tools/cmd/controller-gen
@@ -134,9 +139,23 @@ test-apitest:
 ## per version, run concurrently, a closing table of suites × versions; the
 ## 1.32 server program is built on first use and cached
 APITEST_MATRIX_VERSIONS ?= 1.32,1.37
-apitest-matrix:
-	$(GO) -C apitest build -o $(BIN)/apitest ./cmd/apitest
-	$(BIN)/apitest --kube-version $(APITEST_MATRIX_VERSIONS) --base-dir .
+apitest-matrix: $(APITEST)
+	$(APITEST) --kube-version $(APITEST_MATRIX_VERSIONS) --base-dir .
+
+## apitest-operator-matrix: the API test suites of the operator repository
+## fixture (tests/<crd>/*.testsuite.yaml beside the generated CRDs and the
+## pre-version payload in api/fleet/v1beta1) on two Kubernetes versions in
+## one command, as such a repository's CI runs them
+OPERATOR_REPO ?= tools/internal/e2e/testdata/operatorrepo
+OPERATOR_MATRIX_VERSIONS ?= 1.31,1.32
+apitest-operator-matrix: $(APITEST)
+	$(APITEST) --kube-version $(OPERATOR_MATRIX_VERSIONS) --base-dir $(OPERATOR_REPO)
+
+## apitest-operator-matrix-build: only build the API server programs of
+## OPERATOR_MATRIX_VERSIONS (or find them cached), printing the time and size
+## of each; CI runs it as a step of its own so that the build shows
+apitest-operator-matrix-build: $(APITEST)
+	$(APITEST) --kube-version $(OPERATOR_MATRIX_VERSIONS) --base-dir $(OPERATOR_REPO) --build-only
 
 ## conformance-suites: every API test suite of a real API repository against
 ## its committed CRDs, on the Kubernetes version it targets; all must pass
