@@ -88,3 +88,30 @@ func TestBadFlags(t *testing.T) {
 		t.Errorf("positional argument: exit %d, want 2", code)
 	}
 }
+
+// TestBaseDirAndOutputFlags checks the defaults below --base-dir, that
+// -v names each file rendered on standard error, and that -q keeps
+// standard error empty.
+func TestBaseDirAndOutputFlags(t *testing.T) {
+	base := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"--base-dir", base, "-v"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("write: exit %d: %s", code, stderr.String())
+	}
+	manifest := filepath.Join(base, "payload-manifests", "featuregates", "featureGate-5-10-SelfManagedHA-TechPreviewNoUpgrade.yaml")
+	for _, p := range []string{manifest, filepath.Join(base, "features.md")} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("not written below --base-dir: %v", err)
+		}
+	}
+	if want := "write-available-featuresets: rendered " + manifest + "\n"; !strings.Contains(stderr.String(), want) || stdout.Len() != 0 {
+		t.Errorf("-v: stdout %q, stderr %q; want %q on standard error", stdout.String(), stderr.String(), want)
+	}
+	stderr.Reset()
+	if code := run([]string{"--base-dir", base, "--verify", "-q"}, &stdout, &stderr); code != 0 || stderr.Len() != 0 || stdout.Len() != 0 {
+		t.Errorf("--verify -q: exit %d, stdout %q, stderr %q; want 0 and nothing", code, stdout.String(), stderr.String())
+	}
+	if code := run([]string{"--base-dir", base, "--verify"}, &stdout, &stderr); code != 0 || !strings.Contains(stderr.String(), "are up to date") {
+		t.Errorf("--verify: exit %d, stderr %q; want 0 and the progress line", code, stderr.String())
+	}
+}

@@ -245,3 +245,22 @@ func TestExitStatusContract(t *testing.T) {
 		}
 	})
 }
+
+// TestCodegenVerbosity checks -v in codegen, where klog prints its level
+// 1 lines: "-v" alone and "-v 1" (as openshift/api's scripts pass it) are
+// level 1, no -v is level 0.
+func TestCodegenVerbosity(t *testing.T) {
+	buildCommands(t)
+	dir := exampleTree(t, true)
+	level1 := regexp.MustCompile(`(?m)^I\d{4} .*\] codegen: \d+ CRD\(s\)`)
+	for _, tc := range []struct {
+		flags []string
+		shown bool
+	}{{nil, false}, {[]string{"-v"}, true}, {[]string{"-v", "1"}, true}, {[]string{"--v=0"}, false}} {
+		args := append([]string{"crd-manifest-merge", "--base-dir", dir, "--verify"}, tc.flags...)
+		r := runBinary(t, commands.codegen, args...)
+		if r.code != 0 || level1.MatchString(r.stderr) != tc.shown || r.stdout != "" {
+			t.Errorf("codegen %q: exit %d, stdout %q, stderr:\n%s\nwant 0 and the level 1 line shown: %v", args, r.code, r.stdout, r.stderr, tc.shown)
+		}
+	}
+}
