@@ -1,0 +1,119 @@
+package goload
+
+import (
+	"go/ast"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
+)
+
+// TestSessionReloadsOnlyWhatAChangeConcerns drives a Session through
+// the saves codegen watch sees: an edit below the imports of a package
+// invalidates that package and its importers, transitively, and nothing
+// else (the others keep their parsed files), without listing packages
+// again; an edit of the imports, a new file and a file deleted make it
+// list them again with the go command.
+func TestSessionReloadsOnlyWhatAChangeConcerns(t *testing.T) {
+	dir := testtree.Write(t, map[string]string{
+		"leaf/leaf.go":   "package leaf\n\n// Leaf is imported by mid.\ntype Leaf struct{}\n",
+		"mid/mid.go":     "package mid\n\nimport \"PREFIX/leaf\"\n\n// Mid holds a Leaf.\ntype Mid struct{ L leaf.Leaf }\n",
+		"other/other.go": "package other\n\n// Other imports nothing.\ntype Other struct{}\n",
+		"root1/root1.go": "package root1\n\nimport \"PREFIX/mid\"\n\n// Root1 holds a Mid.\ntype Root1 struct{ M mid.Mid }\n",
+		"root2/root2.go": "package root2\n\nimport \"PREFIX/other\"\n\n// Root2 holds an Other.\ntype Root2 struct{ O other.Other }\n",
+	})
+	prefix := "github.com/gatedcrd/gatedcrd/tools/pkg/goload/testdata/" + filepath.Base(dir)
+	for _, rel := range []string{"mid/mid.go", "root1/root1.go", "root2/root2.go"} {
+		write(t, filepath.Join(dir, rel), replacePrefix(read(t, filepath.Join(dir, rel)), prefix))
+	}
+	roots := []string{prefix + "/root1", prefix + "/root2"}
+	s := NewSession(dir)
+	universe := func(changed ...string) (*Universe, bool) {
+		t.Helper()
+		for i, rel := range changed {
+			changed[i] = filepath.Join(dir, rel)
+		}
+		u, kept, err := s.Universe(roots, changed, false, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range u.Roots {
+			u.Checker.Check(r)
+		}
+		return u, kept
+	}
+	firstSyntax := func(u *Universe, path string) *ast.File {
+		t.Helper()
+		p := u.Package(path)
+		if p != nil {
+			p.NeedSyntax()
+		}
+		if p == nil || len(p.Syntax) == 0 {
+			t.Fatalf("%s: not loaded", path)
+		}
+		return p.Syntax[0]
+	}
+
+	u, kept := universe()
+	if kept || s.Fresh != 1 {
+		t.Fatalf("first load: kept %v, %d fresh loads", kept, s.Fresh)
+	}
+	other, root2 := firstSyntax(u, prefix+"/other"), firstSyntax(u, prefix+"/root2")
+	leaf := firstSyntax(u, prefix+"/leaf")
+
+	write(t, filepath.Join(dir, "leaf/leaf.go"), "package leaf\n\n// Leaf is imported by mid, edited.\ntype Leaf struct{ N int }\n")
+	u, kept = universe("leaf/leaf.go")
+	if !kept || s.Fresh != 1 || s.Invalidated != 3 {
+		t.Fatalf("after a body edit: kept %v, %d fresh loads, %d invalidated (want leaf, mid, root1)", kept, s.Fresh, s.Invalidated)
+	}
+	if firstSyntax(u, prefix+"/leaf") == leaf {
+		t.Error("the edited package kept its old syntax")
+	}
+	if got := firstSyntax(u, prefix+"/leaf").Decls[0].(*ast.GenDecl).Doc.Text(); got != "Leaf is imported by mid, edited.\n" {
+		t.Errorf("the edited package reads %q", got)
+	}
+	if firstSyntax(u, prefix+"/other") != other || firstSyntax(u, prefix+"/root2") != root2 {
+		t.Error("packages the edit does not concern were parsed again")
+	}
+
+	write(t, filepath.Join(dir, "root2/root2.go"), replacePrefix("package root2\n\nimport (\n\t\"PREFIX/leaf\"\n\t\"PREFIX/other\"\n)\n\n// Root2 holds an Other.\ntype Root2 struct {\n\tO other.Other\n\tL leaf.Leaf\n}\n", prefix))
+	if _, kept = universe("root2/root2.go"); kept || s.Fresh != 2 {
+		t.Errorf("after an import edit: kept %v, %d fresh loads (want a new listing)", kept, s.Fresh)
+	}
+
+	write(t, filepath.Join(dir, "other/more.go"), "package other\n\n// More is in a new file.\ntype More struct{}\n")
+	if _, kept = universe("other/more.go"); kept || s.Fresh != 3 {
+		t.Errorf("after a new file: kept %v, %d fresh loads (want a new listing)", kept, s.Fresh)
+	}
+	if err := os.Remove(filepath.Join(dir, "other/more.go")); err != nil {
+		t.Fatal(err)
+	}
+	if _, kept = universe("other/more.go"); kept || s.Fresh != 4 {
+		t.Errorf("after a file deleted: kept %v, %d fresh loads (want a new listing)", kept, s.Fresh)
+	}
+	if _, kept = universe("other/other.go"); !kept || s.Fresh != 4 {
+		t.Errorf("after a save changing nothing listed: kept %v, %d fresh loads", kept, s.Fresh)
+	}
+}
+
+func read(t *testing.T, p string) string {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func write(t *testing.T, p, content string) {
+	t.Helper()
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func replacePrefix(s, prefix string) string {
+	return strings.ReplaceAll(s, "PREFIX", prefix)
+}
