@@ -24,8 +24,15 @@ func ToggleDoc(t testing.TB, p string) {
 	} else {
 		s = strings.Replace(s, "struct {\n\t// ", "struct {\n\t// "+mark, 1)
 	}
+	SaveByRename(t, p, s)
+}
+
+// SaveByRename writes content to a new file and renames it over p, as
+// editors save.
+func SaveByRename(t testing.TB, p, content string) {
+	t.Helper()
 	tmp := p + ".new"
-	if err := os.WriteFile(tmp, []byte(s), 0o644); err != nil {
+	if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Rename(tmp, p); err != nil {

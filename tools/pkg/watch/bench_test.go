@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,61 +14,64 @@ import (
 )
 
 // BenchmarkSaveToDisk measures codegen watch's save-to-files-on-disk
-// latency for a doc-comment edit: from the rename that saves the Go file
-// to the end of the cycle's write, through file notification, the
-// debounce (DefaultDebounce) and the cycle. Each iteration toggles the
-// description of the first field of the first struct of the file, so
-// every cycle writes files. It reports the median and the 90th
-// percentile. The example tree always runs; the real tree of make
+// latency: from the rename that saves a Go file to the end of the
+// cycle's write, through file notification, the debounce
+// (DefaultDebounce) and the cycle. Each iteration makes an edit or undoes
+// it, so every cycle writes files. It reports the median and the 90th
+// percentile, and the CPU time of the process per cycle (on a loaded
+// machine the wall times say little). The example tree always runs, with
+// a doc-comment edit (testtree.ToggleDoc); the real tree of make
 // conformance runs when GATEDCRD_BENCH_MODULE names it (make bench sets
-// it), fetched and prepared by hack/real-tree.sh, editing
-// config/v1/types_infrastructure.go. "full" regenerates every
-// group-version on each cycle (codegen watch --full), "restricted" only
-// those reading the changed package.
+// it), fetched and prepared by hack/real-tree.sh, with three edits: a doc
+// comment in config/v1/types_infrastructure.go, a new gated field in the
+// same file, and a doc comment of TLSSecurityProfile
+// (config/v1/types_tlssecurityprofile.go), a type CRDs of three
+// group-versions hold. "full" regenerates every group-version on each
+// cycle (codegen watch --full), "restricted" only the CRDs reaching the
+// changed declarations.
 func BenchmarkSaveToDisk(b *testing.B) {
-	trees := []struct{ name, file string }{{"example", stableTypes}}
-	if m := os.Getenv("GATEDCRD_BENCH_MODULE"); m != "" {
-		trees = append(trees, struct{ name, file string }{"openshift-api", "config/v1/types_infrastructure.go"})
+	type row struct {
+		name, file string
+		edit       func(testing.TB, string)
 	}
-	for _, tr := range trees {
+	rows := []row{{"example/doc-comment", stableTypes, testtree.ToggleDoc}}
+	if m := os.Getenv("GATEDCRD_BENCH_MODULE"); m != "" {
+		rows = append(rows,
+			row{"openshift-api/doc-comment", "config/v1/types_infrastructure.go", testtree.ToggleDoc},
+			row{"openshift-api/gated-field", "config/v1/types_infrastructure.go", toggleGatedField},
+			row{"openshift-api/shared-type", "config/v1/types_tlssecurityprofile.go", testtree.ToggleDoc})
+	}
+	for _, rw := range rows {
 		for _, full := range []bool{false, true} {
 			mode := "restricted"
 			if full {
 				mode = "full"
 			}
-			b.Run(tr.name+"/"+mode, func(b *testing.B) {
+			b.Run(rw.name+"/"+mode, func(b *testing.B) {
 				var dir string
-				if tr.name == "example" {
+				if strings.HasPrefix(rw.name, "example/") {
 					dir = exampleTree(b, true, false)
 				} else {
 					dir = testtree.RealTree(b, "../../../hack/real-tree.sh", os.Getenv("GATEDCRD_BENCH_MODULE"))
 				}
-				benchSaves(b, dir, tr.file, full)
+				benchSaves(b, dir, filepath.Join(dir, rw.file), rw.edit, full)
 			})
 		}
 	}
 }
 
-func benchSaves(b *testing.B, dir, file string, full bool) {
-	reports := make(chan Report, 4)
-	w, err := New(dir, Options{NewRun: newRun(dir), Full: full, Out: benchOut(), OnCycle: func(r Report) { reports <- r }})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer w.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- w.Run(ctx) }()
-	defer func() { cancel(); <-done }()
+func benchSaves(b *testing.B, dir, file string, edit func(testing.TB, string), full bool) {
+	reports := running(b, dir, Options{Full: full, Out: benchOut()})
 	if r := <-reports; r.Err != nil {
 		b.Fatalf("first cycle: %v", r.Err)
 	}
 	var lat []time.Duration
 	var scope []string
+	cpu := cpuTime()
 	b.ResetTimer()
 	for b.Loop() {
 		start := time.Now()
-		testtree.ToggleDoc(b, filepath.Join(dir, file))
+		edit(b, file)
 		select {
 		case r := <-reports:
 			if r.Err != nil || r.Written == 0 {
@@ -80,10 +84,56 @@ func benchSaves(b *testing.B, dir, file string, full bool) {
 		lat = append(lat, time.Since(start))
 	}
 	b.StopTimer()
+	cpu = cpuTime() - cpu
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Milliseconds()), "p50-ms")
 	b.ReportMetric(float64(lat[(len(lat)*9)/10].Milliseconds()), "p90-ms")
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(len(lat)), "cpu-ms/cycle")
 	b.ReportMetric(float64(len(scope)), "group-versions")
+}
+
+// running starts a watcher of dir (opts with NewRun and OnCycle set) on
+// its own goroutine, stopped and closed when the test ends, and returns
+// the reports of its cycles.
+func running(t testing.TB, dir string, opts Options) <-chan Report {
+	t.Helper()
+	reports := make(chan Report, 4)
+	opts.NewRun = newRun(dir)
+	opts.OnCycle = func(r Report) { reports <- r }
+	w, err := New(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		w.Close()
+	})
+	return reports
+}
+
+// toggleGatedField adds a field gated by an existing FeatureGate to
+// InfrastructureSpec of the real tree, or removes it, saving by rename.
+func toggleGatedField(t testing.TB, p string) {
+	const decl = "type InfrastructureSpec struct {\n"
+	const field = "\t// benchField was added by the benchmark.\n\t// +openshift:enable:FeatureGate=VSphereMultiVCenterDay2\n\t// +optional\n\tBenchField string `json:\"benchField,omitempty\"`\n"
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	switch {
+	case strings.Contains(s, field):
+		s = strings.Replace(s, field, "", 1)
+	case strings.Contains(s, decl):
+		s = strings.Replace(s, decl, decl+field, 1)
+	default:
+		t.Fatalf("%s: no %q", p, decl)
+	}
+	testtree.SaveByRename(t, p, s)
 }
 
 // benchOut shows the cycle lines with GATEDCRD_BENCH_VERBOSE set.
