@@ -4,7 +4,7 @@
 # openshift/api, fetched as a Go module through the module proxy (test
 # input only, nothing of it is ever committed here), given the
 # .gatedcrd.yaml hack/real-tree.sh writes (kubeVersion 1.32, so CRD
-# validation findings are errors). Three runs, each of which must pass:
+# validation findings are errors). Four runs, each of which must pass:
 #
 #  1. regenerate: delete every generated CRD file of a copy (each
 #     zz_generated.featuregated-crd-manifests/ directory, each
@@ -17,7 +17,11 @@
 #     run at 1.37 must report exactly the rejections listed in
 #     hack/conformance/crd-validation-1.37.txt (position, CRD, variants);
 #  3. strict: `codegen strict-baseline` accepts the tree's current strict
-#     findings, then a strict `codegen crd-manifests --verify` passes.
+#     findings, then a strict `codegen crd-manifests --verify` passes;
+#  4. watch: on a copy, edits saved while codegen watch runs (a doc
+#     comment, a gated field, a type three group-versions hold) leave the
+#     generated files byte-identical to a one-shot run's from scratch, and
+#     undoing them to the original's (tools/pkg/watch TestRealTreeCycles).
 #
 # It prints the counts, the wall time and peak RSS of each run (with
 # /usr/bin/time when installed) and a table docs/performance.md can quote.
@@ -144,6 +148,12 @@ timed strict-baseline "$codegen" strict-baseline --base-dir "$work/strict" -q
 accepted=$(grep -c '^ *- file:' "$work/strict/.codegen-baseline.yaml" || true)
 timed strict-verify "$codegen" crd-manifests --base-dir "$work/strict" --verify -q
 echo "conformance: strict --verify passed with a baseline of $accepted entr(y/ies)"
+
+# 4. Cycles of codegen watch on a copy, checked against one-shot runs.
+cp -r "$work/original" "$work/watched"
+echo "conformance: watch: edits through codegen watch on a copy of the tree"
+GATEDCRD_WATCH_REAL_TREE="$work/watched" "$GO" -C "$root/tools" test -count=1 -run '^TestRealTreeCycles$' ./pkg/watch
+echo "conformance: watch cycles wrote what one-shot runs write"
 
 echo
 echo "| Run on $module | Wall time | Peak RSS |"
