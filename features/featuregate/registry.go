@@ -3,7 +3,6 @@ package featuregate
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"sync"
@@ -136,22 +135,17 @@ func (r *Registry) versionsLocked() []int {
 	return versions
 }
 
-// Tuple is one point of the (version, profile, feature set) space.
-type Tuple struct {
-	Version        int
-	ClusterProfile ClusterProfileName
-	FeatureSet     FeatureSetName
-}
-
-func (t Tuple) String() string {
-	return fmt.Sprintf("%d/%s/%s", t.Version, t.ClusterProfile, t.FeatureSet)
-}
-
 // GateLists splits the registered gates in two for one tuple. Every gate is in
 // exactly one list; both lists are sorted by name and are never nil.
 type GateLists struct {
 	Enabled  []FeatureGateName
 	Disabled []FeatureGateName
+}
+
+// IsEnabled reports whether the gate is in l.Enabled, which must be sorted.
+func (l GateLists) IsEnabled(name FeatureGateName) bool {
+	_, found := slices.BinarySearch(l.Enabled, name)
+	return found
 }
 
 // TupleGates is the answer for one tuple.

@@ -37,7 +37,7 @@ func VersionRange(versions []int) string {
 	case consecutive(versions):
 		return fmt.Sprintf("%d-%d", versions[0], versions[len(versions)-1])
 	}
-	return joinVersions(versions)
+	return FormatMajorVersions(versions)
 }
 
 func consecutive(versions []int) bool {
@@ -49,8 +49,9 @@ func consecutive(versions []int) bool {
 	return true
 }
 
-// joinVersions gives the major-version annotation value.
-func joinVersions(versions []int) string {
+// FormatMajorVersions writes the value of a release.openshift.io/major-version
+// annotation: the inverse of [ParseMajorVersions] for ascending versions.
+func FormatMajorVersions(versions []int) string {
 	parts := make([]string, len(versions))
 	for i, v := range versions {
 		parts[i] = strconv.Itoa(v)

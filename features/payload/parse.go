@@ -74,7 +74,7 @@ func parseManifest(fileName string, data []byte) (Manifest, error) {
 	if !versioned {
 		return m, nil
 	}
-	if m.Versions, err = parseVersions(rawVersions); err != nil {
+	if m.Versions, err = ParseMajorVersions(rawVersions); err != nil {
 		return Manifest{}, err
 	}
 	if m.ClusterProfile, err = profileFromAnnotations(annotations); err != nil {
@@ -126,7 +126,10 @@ func stringMap(obj map[string]any, path ...string) (map[string]string, error) {
 	return out, nil
 }
 
-func parseVersions(raw string) ([]int, error) {
+// ParseMajorVersions reads the value of a release.openshift.io/major-version
+// annotation, in a payload FeatureGate manifest or a generated CRD: positive
+// integers separated by commas, each at most once. The result is ascending.
+func ParseMajorVersions(raw string) ([]int, error) {
 	var versions []int
 	for part := range strings.SplitSeq(raw, ",") {
 		v, err := strconv.Atoi(strings.TrimSpace(part))

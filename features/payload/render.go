@@ -107,7 +107,7 @@ func manifestObject(g group, payloadVersion string) map[string]any {
 			"annotations": map[string]any{
 				g.profile.AnnotationKey(): ProfileAnnotationValue,
 				FeatureSetAnnotation:      string(g.featureSet),
-				MajorVersionAnnotation:    joinVersions(g.versions),
+				MajorVersionAnnotation:    FormatMajorVersions(g.versions),
 			},
 		},
 		"spec": spec,
