@@ -196,6 +196,13 @@ bench:
 		$(GO) -C apitest test -run '^$$' -bench . -benchtime 1x -timeout 30m ./cmd/apitest
 	GO=$(GO) BENCH_MODULE=$(CONFORMANCE_MODULE) hack/bench.sh
 
+## conformance-variants: the merge's variant annotations and their readers
+## (features/crdvariant, apitest) agree for every generated file of the
+## real openshift/api trees of conformance-dropin (current and pre-version)
+.PHONY: conformance-variants
+conformance-variants:
+	GO=$(GO) hack/conformance-variants.sh $(CONFORMANCE_MODULE) $(PREVERSION_MODULE)
+
 ## conformance-compat: codegen compat on two real openshift/api trees from the
 ## module proxy; checks the summary published in docs/compat.md
 .PHONY: conformance-compat

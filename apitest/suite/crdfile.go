@@ -4,13 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/gatedcrd/gatedcrd/apitest/server"
-	"github.com/gatedcrd/gatedcrd/features/featuregate"
-	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/features/crdvariant"
 )
 
 // CRDFile is one generated CRD manifest and what its annotations say about
@@ -18,49 +14,18 @@ import (
 type CRDFile struct {
 	Path string
 	CRD  *server.CRD
-	// Profiles are the ClusterProfiles whose annotation is "true", in the
-	// order of their annotation keys.
-	Profiles []featuregate.ClusterProfileName
-	// FeatureSetAnnotation is the release.openshift.io/feature-set value as
-	// written; "" when the file has none.
-	FeatureSetAnnotation string
-	// FeatureSets is FeatureSetAnnotation split at commas; nil when the
-	// file has none.
-	FeatureSets []featuregate.FeatureSetName
-	// MajorVersions is the release.openshift.io/major-version annotation;
-	// nil when the file has none, that is, it applies to every version.
-	MajorVersions []int
+	// Variants are the file's variant annotations, read by the decoder the
+	// merge's readers share (features/crdvariant).
+	Variants crdvariant.Annotations
 }
 
 // NewCRDFile describes a CRD read from path.
 func NewCRDFile(path string, crd *server.CRD) (*CRDFile, error) {
-	f := &CRDFile{Path: path, CRD: crd}
-	keys := make([]string, 0, len(crd.Annotations))
-	for key := range crd.Annotations {
-		keys = append(keys, key)
+	variants, err := crdvariant.Decode(crd.Annotations)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	slices.Sort(keys)
-	for _, key := range keys {
-		if profile, ok := featuregate.ClusterProfileForAnnotationKey(key); ok && crd.Annotations[key] == "true" {
-			f.Profiles = append(f.Profiles, profile)
-		}
-	}
-	if value, ok := crd.Annotations[payload.FeatureSetAnnotation]; ok {
-		f.FeatureSetAnnotation = value
-		for _, name := range strings.Split(value, ",") {
-			f.FeatureSets = append(f.FeatureSets, featuregate.FeatureSetName(strings.TrimSpace(name)))
-		}
-	}
-	if value, ok := crd.Annotations[payload.MajorVersionAnnotation]; ok {
-		for _, field := range strings.Split(value, ",") {
-			v, err := strconv.Atoi(strings.TrimSpace(field))
-			if err != nil {
-				return nil, fmt.Errorf("%s: annotation %s: %q is not a list of major versions", path, payload.MajorVersionAnnotation, value)
-			}
-			f.MajorVersions = append(f.MajorVersions, v)
-		}
-	}
-	return f, nil
+	return &CRDFile{Path: path, CRD: crd, Variants: variants}, nil
 }
 
 // ReadCRDDir reads every .yaml file of a directory of generated CRD
@@ -108,9 +73,11 @@ func (f *CRDFile) versionNames() []string {
 
 // profileList returns the file's ClusterProfiles comma-joined.
 func (f *CRDFile) profileList() string {
-	names := make([]string, len(f.Profiles))
-	for i, p := range f.Profiles {
-		names[i] = string(p)
-	}
-	return strings.Join(names, ",")
+	return crdvariant.JoinNames(f.Variants.Profiles)
+}
+
+// featureSetList returns the file's feature sets comma-joined, "" when it
+// has no feature-set annotation.
+func (f *CRDFile) featureSetList() string {
+	return crdvariant.JoinNames(f.Variants.FeatureSets)
 }

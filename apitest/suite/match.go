@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gatedcrd/gatedcrd/features/crdvariant"
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
 	"github.com/gatedcrd/gatedcrd/features/payload"
 )
@@ -25,17 +26,24 @@ type Decision struct {
 //   - a file whose feature-set annotation contains CustomNoUpgrade, where
 //     any gate may be on, runs the suite unless it needs a gate disabled;
 //   - a file without a ClusterProfile annotation valued "true" runs it;
-//   - otherwise the file's first profile (by annotation key), its feature
-//     sets (Default without the annotation) and its major versions (all
-//     without the annotation) select the first payload FeatureGate
-//     manifest of that profile, of one of those feature sets, covering
-//     one of those versions, and the suite runs iff every gate it needs
-//     enabled is enabled there and every gate it needs disabled is
-//     disabled there. A pre-version payload directory (no file carries
-//     release.openshift.io/major-version, SPEC §9.2) has exactly one
-//     manifest per profile and feature set, the file named
-//     featureGate-<Profile>-<FeatureSet>.yaml whatever its annotations
-//     say, covering every version: there the file name decides.
+//   - otherwise the first payload FeatureGate manifest (in the directory's
+//     order: feature set, profile, first version) of the file's first
+//     profile (by annotation key) whose tuple the file's annotations cover
+//     (features/crdvariant, as the merge wrote them: the listed feature
+//     sets and major versions, every one of either when not listed, and,
+//     without a feature-set annotation, only the tuples where every gate of
+//     a release.openshift.io/feature-gate annotation is enabled) decides:
+//     the suite runs iff every gate it needs enabled is enabled there and
+//     every gate it needs disabled is disabled there. A file without a
+//     feature-set annotation is thus decided by its Default manifest, unless
+//     its feature-gate annotation names a gate Default lacks. A pre-version
+//     payload directory (no file carries release.openshift.io/major-version,
+//     SPEC §9.2) has exactly one manifest per profile and feature set, the
+//     file named featureGate-<Profile>-<FeatureSet>.yaml whatever its
+//     annotations say, covering every version: there the file name decides;
+//   - a file with a feature-gate annotation whose gates no payload manifest
+//     of its profile enables is installed by CustomNoUpgrade only, and is
+//     decided like a CustomNoUpgrade file.
 //
 // A gate that no payload manifest names, a selected payload manifest that
 // lacks a gate, a file for which no payload manifest exists, and a suite
@@ -89,20 +97,21 @@ func decide(s *Suite, f *CRDFile, d *payload.Directory) (bool, string, error) {
 	if len(s.FeatureGates) == 0 {
 		return true, "the suite needs no FeatureGate", nil
 	}
-	if slices.Contains(f.FeatureSets, featuregate.CustomNoUpgrade) {
-		if s.hasNegatedGate() {
-			return false, "CustomNoUpgrade may enable any gate, and the suite needs some disabled", nil
-		}
-		return true, "CustomNoUpgrade may enable any gate", nil
+	if slices.Contains(f.Variants.FeatureSets, featuregate.CustomNoUpgrade) {
+		return decideCustom(s, "CustomNoUpgrade may enable any gate")
 	}
-	if len(f.Profiles) == 0 {
+	if len(f.Variants.Profiles) == 0 {
 		return true, "the file names no ClusterProfile", nil
 	}
 	m, ok := selectPayload(f, d)
+	if !ok && f.Variants.FeatureSets == nil && f.Variants.Gates != nil {
+		return decideCustom(s, fmt.Sprintf("only CustomNoUpgrade installs the file: no payload FeatureGate manifest of %s enables %s",
+			f.Variants.Profiles[0], crdvariant.JoinNames(f.Variants.Gates)))
+	}
 	if !ok {
 		return false, "", &Error{File: s.Path, Line: s.CRDNameLine, Msg: fmt.Sprintf(
-			"no payload FeatureGate manifest in %s for ClusterProfile %s, feature set %s, %s, which %s applies to",
-			d.Path, f.Profiles[0], featureSetsOf(f), versionsOf(f), f.Path)}
+			"no payload FeatureGate manifest in %s for ClusterProfile %s, %s, %s, which %s applies to",
+			d.Path, f.Variants.Profiles[0], featureSetsOf(f), versionsOf(f), f.Path)}
 	}
 	var errs []error
 	for _, g := range s.FeatureGates {
@@ -127,36 +136,58 @@ func decide(s *Suite, f *CRDFile, d *payload.Directory) (bool, string, error) {
 	return true, fmt.Sprintf("%s in %s", s.GateList(), m.FileName), nil
 }
 
-// selectPayload picks the payload manifest that decides for a file with
-// profiles: the first (in the directory's order: feature set, profile,
-// first version) of the file's first profile, of one of its feature sets
-// and covering one of its versions.
-func selectPayload(f *CRDFile, d *payload.Directory) (payload.Manifest, bool) {
-	sets := f.FeatureSets
-	if sets == nil {
-		sets = []featuregate.FeatureSetName{featuregate.Default}
+// decideCustom decides for a file that CustomNoUpgrade installs, where any
+// gate may be enabled; why says so.
+func decideCustom(s *Suite, why string) (bool, string, error) {
+	if s.hasNegatedGate() {
+		return false, why + ", and the suite needs some disabled", nil
 	}
+	return true, why, nil
+}
+
+// selectPayload picks the payload manifest that decides for a file with
+// profiles: the first, in the directory's order, of the file's first
+// profile whose tuple, at one of its versions, the file covers.
+func selectPayload(f *CRDFile, d *payload.Directory) (payload.Manifest, bool) {
 	for _, m := range d.Manifests {
-		if m.ClusterProfile != f.Profiles[0] || !slices.Contains(sets, m.FeatureSet) {
+		if m.ClusterProfile != f.Variants.Profiles[0] {
 			continue
 		}
-		if f.MajorVersions == nil || slices.ContainsFunc(f.MajorVersions, m.Covers) {
-			return m, true
+		for _, v := range candidateVersions(f, m) {
+			t := featuregate.TupleGates{
+				Tuple:     featuregate.Tuple{Version: v, ClusterProfile: m.ClusterProfile, FeatureSet: m.FeatureSet},
+				GateLists: featuregate.GateLists{Enabled: m.Enabled, Disabled: m.Disabled},
+			}
+			if f.Variants.Covers(t) {
+				return m, true
+			}
 		}
 	}
 	return payload.Manifest{}, false
 }
 
-func featureSetsOf(f *CRDFile) string {
-	if f.FeatureSets == nil {
-		return string(featuregate.Default)
+// candidateVersions are the versions of m's tuples that may concern f. A
+// pre-version manifest covers every version: the file's, or any.
+func candidateVersions(f *CRDFile, m payload.Manifest) []int {
+	switch {
+	case len(m.Versions) > 0:
+		return m.Versions
+	case f.Variants.Versions != nil:
+		return f.Variants.Versions
 	}
-	return f.FeatureSetAnnotation
+	return []int{0}
+}
+
+func featureSetsOf(f *CRDFile) string {
+	if f.Variants.FeatureSets == nil {
+		return "any feature set"
+	}
+	return "feature sets " + f.featureSetList()
 }
 
 func versionsOf(f *CRDFile) string {
-	if f.MajorVersions == nil {
+	if f.Variants.Versions == nil {
 		return "any major version"
 	}
-	return "major versions " + payload.VersionRange(f.MajorVersions)
+	return "major versions " + payload.VersionRange(f.Variants.Versions)
 }

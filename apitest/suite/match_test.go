@@ -2,10 +2,12 @@ package suite
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gatedcrd/gatedcrd/apitest/server"
+	"github.com/gatedcrd/gatedcrd/features/crdvariant"
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
 	"github.com/gatedcrd/gatedcrd/features/payload"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -78,6 +80,8 @@ const (
 	singleNode = featuregate.SingleNodeAnnotationKey
 	featureSet = payload.FeatureSetAnnotation
 	major      = payload.MajorVersionAnnotation
+	// gateAnnotation is release.openshift.io/feature-gate.
+	gateAnnotation = crdvariant.FeatureGateAnnotation
 )
 
 func testFiles(t *testing.T) []*CRDFile {
@@ -137,6 +141,39 @@ func TestMatch(t *testing.T) {
 			gates: []string{"-Fancy"},
 			files: []*CRDFile{crdFile(t, "widgets.crd.yaml", map[string]string{selfHA: "true"})},
 			want:  []string{"widgets.crd.yaml"},
+		},
+		{
+			name:  "without a feature-set annotation, the feature-gate annotation picks where its gates are on",
+			gates: []string{"Fancy"},
+			files: []*CRDFile{crdFile(t, "widgets.crd.yaml", map[string]string{selfHA: "true", gateAnnotation: "Fancy"})},
+			want:  []string{"widgets.crd.yaml"},
+		},
+		{
+			name:  "the feature-gate annotation yields to a feature-set annotation",
+			gates: []string{"Fancy"},
+			files: []*CRDFile{
+				crdFile(t, "widgets.crd.yaml", map[string]string{selfHA: "true", gateAnnotation: "Fancy", featureSet: "Default"}),
+				crdFile(t, "widgets-TechPreviewNoUpgrade.crd.yaml", map[string]string{selfHA: "true", featureSet: "TechPreviewNoUpgrade"}),
+			},
+			want: []string{"widgets-TechPreviewNoUpgrade.crd.yaml"},
+		},
+		{
+			name:  "a file whose gates are on nowhere is CustomNoUpgrade's",
+			gates: []string{"Stable"},
+			files: []*CRDFile{
+				crdFile(t, "widgets.crd.yaml", map[string]string{selfHA: "true", gateAnnotation: "Unlisted"}),
+				crdFile(t, "widgets-Default.crd.yaml", map[string]string{selfHA: "true", featureSet: "Default"}),
+			},
+			want: []string{"widgets.crd.yaml", "widgets-Default.crd.yaml"},
+		},
+		{
+			name:  "a CustomNoUpgrade-only file does not run a suite needing a gate disabled",
+			gates: []string{"-Fancy"},
+			files: []*CRDFile{
+				crdFile(t, "widgets.crd.yaml", map[string]string{selfHA: "true", gateAnnotation: "Unlisted"}),
+				crdFile(t, "widgets-Default.crd.yaml", map[string]string{selfHA: "true", featureSet: "Default"}),
+			},
+			want: []string{"widgets-Default.crd.yaml"},
 		},
 		{
 			name:  "profile-restricted files",
@@ -240,14 +277,14 @@ func TestMatchErrors(t *testing.T) {
 			name:  "no payload manifest for the file's profile",
 			gates: []string{"Fancy"},
 			files: []*CRDFile{crdFile(t, "widgets-SingleNode.crd.yaml", map[string]string{singleNode: "true"})},
-			want: []string{"v1/tests/widgets/s.yaml:3: no payload FeatureGate manifest in payload for ClusterProfile SingleNode, feature set Default, " +
+			want: []string{"v1/tests/widgets/s.yaml:3: no payload FeatureGate manifest in payload for ClusterProfile SingleNode, any feature set, " +
 				"any major version, which v1/zz_generated.crd-manifests/widgets-SingleNode.crd.yaml applies to"},
 		},
 		{
 			name:  "no payload manifest for the file's versions",
 			gates: []string{"Fancy"},
 			files: []*CRDFile{crdFile(t, "widgets-11.crd.yaml", map[string]string{selfHA: "true", major: "11"})},
-			want:  []string{"for ClusterProfile SelfManagedHA, feature set Default, major versions 11, which"},
+			want:  []string{"for ClusterProfile SelfManagedHA, any feature set, major versions 11, which"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -277,15 +314,15 @@ func TestNewCRDFile(t *testing.T) {
 	if got := f.profileList(); got != "Hypershift,SelfManagedHA" {
 		t.Errorf("profiles %q", got)
 	}
-	if f.FeatureSetAnnotation != "CustomNoUpgrade,TechPreviewNoUpgrade" || len(f.FeatureSets) != 2 || f.FeatureSets[1] != featuregate.TechPreviewNoUpgrade {
-		t.Errorf("feature sets %q %v", f.FeatureSetAnnotation, f.FeatureSets)
+	if got := f.featureSetList(); got != "CustomNoUpgrade,TechPreviewNoUpgrade" {
+		t.Errorf("feature sets %q", got)
 	}
-	if len(f.MajorVersions) != 2 || f.MajorVersions[1] != 5 {
-		t.Errorf("major versions %v", f.MajorVersions)
+	if !slices.Equal(f.Variants.Versions, []int{4, 5}) {
+		t.Errorf("major versions %v", f.Variants.Versions)
 	}
 	crd := f.CRD.DeepCopy()
 	crd.Annotations = map[string]string{major: "4-6"}
-	if _, err := NewCRDFile("y.crd.yaml", crd); err == nil || !strings.Contains(err.Error(), `y.crd.yaml: annotation release.openshift.io/major-version: "4-6" is not a list of major versions`) {
+	if _, err := NewCRDFile("y.crd.yaml", crd); err == nil || !strings.Contains(err.Error(), `y.crd.yaml: annotation release.openshift.io/major-version="4-6": "4-6" is not a positive integer`) {
 		t.Errorf("error %v", err)
 	}
 }

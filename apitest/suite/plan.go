@@ -31,7 +31,7 @@ type Variant struct {
 // was about.
 func (v *Variant) TestName(s *Suite) string {
 	return fmt.Sprintf("[%s][ClusterProfiles=%s][FeatureSet=%q][FeatureGate=%s][File=%s] %s",
-		server.Resource(v.File.CRD, v.Version), v.File.profileList(), v.File.FeatureSetAnnotation,
+		server.Resource(v.File.CRD, v.Version), v.File.profileList(), v.File.featureSetList(),
 		s.GateList(), filepath.Base(v.File.Path), s.Name)
 }
 

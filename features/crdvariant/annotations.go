@@ -83,7 +83,7 @@ func ParseGates(raw string) ([]featuregate.FeatureGateName, error) {
 // FormatGates writes the value of a release.openshift.io/feature-gate
 // annotation.
 func FormatGates(gates []featuregate.FeatureGateName) string {
-	return joinNames(gates)
+	return JoinNames(gates)
 }
 
 func parseList[T ~string](key, raw string) ([]T, error) {
@@ -98,7 +98,8 @@ func parseList[T ~string](key, raw string) ([]T, error) {
 	return out, nil
 }
 
-func joinNames[T ~string](names []T) string {
+// JoinNames writes names as a comma-separated annotation value.
+func JoinNames[T ~string](names []T) string {
 	parts := make([]string, len(names))
 	for i, n := range names {
 		parts[i] = string(n)

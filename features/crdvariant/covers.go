@@ -43,7 +43,7 @@ func (a Annotations) Write(annotations map[string]any) {
 		annotations[MajorVersionAnnotation] = payload.FormatMajorVersions(a.Versions)
 	}
 	if len(a.FeatureSets) > 0 {
-		annotations[FeatureSetAnnotation] = joinNames(a.FeatureSets)
+		annotations[FeatureSetAnnotation] = JoinNames(a.FeatureSets)
 	}
 	if len(a.Gates) > 0 {
 		annotations[FeatureGateAnnotation] = FormatGates(a.Gates)

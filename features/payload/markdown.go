@@ -26,13 +26,9 @@ type markdownColumn struct {
 // several version files, each of its columns gets " (<range>)" appended, so
 // that no file hides another; unsplit columns keep the plain title.
 func markdownColumns(d *Directory) []markdownColumn {
-	type key struct {
-		fs featuregate.FeatureSetName
-		p  featuregate.ClusterProfileName
-	}
-	split := map[key]int{}
+	split := map[featuregate.Tuple]int{}
 	for _, m := range d.Manifests {
-		split[key{m.FeatureSet, m.ClusterProfile}]++
+		split[columnKey(m)]++
 	}
 	manifests := slices.Clone(d.Manifests)
 	slices.SortStableFunc(manifests, func(a, b Manifest) int {
@@ -44,12 +40,18 @@ func markdownColumns(d *Directory) []markdownColumn {
 	columns := make([]markdownColumn, len(manifests))
 	for i, m := range manifests {
 		header := fmt.Sprintf("%s on %s", m.FeatureSet, m.ClusterProfile)
-		if split[key{m.FeatureSet, m.ClusterProfile}] > 1 {
+		if split[columnKey(m)] > 1 {
 			header += fmt.Sprintf(" (%s)", VersionRange(m.Versions))
 		}
 		columns[i] = markdownColumn{header: header, manifest: m}
 	}
 	return columns
+}
+
+// columnKey is the (feature set, profile) of a manifest: a tuple whose
+// version is left zero, standing for all of them.
+func columnKey(m Manifest) featuregate.Tuple {
+	return featuregate.Tuple{ClusterProfile: m.ClusterProfile, FeatureSet: m.FeatureSet}
 }
 
 // RenderFeaturesMarkdown renders the features.md table of a payload directory.

@@ -47,7 +47,7 @@ built by the apiextensions-apiserver's own builder and encoded as the server enc
 			for _, v := range disc.Versions() {
 				dirs = append(dirs, filepath.Join(v.Dir, manifestmerge.OutputDirName))
 			}
-			crds, err := openapiv3.VariantCRDs(dirs, variant.Covers)
+			crds, err := openapiv3.VariantCRDs(dirs, variant)
 			if err != nil {
 				return inputError(opts, relativeTo(disc.BaseDir, nil, err), nil)
 			}
@@ -61,7 +61,7 @@ built by the apiextensions-apiserver's own builder and encoded as the server enc
 				t.WriteFile(filepath.Join(outDir, filepath.FromSlash(d.Path)), d.JSON)
 			}
 			if !opts.Quiet {
-				fmt.Fprintf(opts.stderr, "codegen openapi-v3: %s: %d CRD(s), %d group-version document(s)\n", variant, len(crds), len(docs))
+				fmt.Fprintf(opts.stderr, "codegen openapi-v3: %s: %d CRD(s), %d group-version document(s)\n", variant.Tuple, len(crds), len(docs))
 			}
 			return commitOrVerify(opts, t, disc.BaseDir, len(docs), nil)
 		},

@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/crdify/pkg/validations"
 	"sigs.k8s.io/crdify/pkg/validations/crd/existingfieldremoval"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/manifestmerge"
+	"github.com/gatedcrd/gatedcrd/features/featuregate"
 )
 
 // Options say what to compare.
@@ -149,7 +149,7 @@ func (c *crdComparison) run(name string) *CRDReport {
 		rep.New = true
 		rep.NewTuples = newTupleSet(len(c.cur.tuples))
 		for _, t := range c.cur.tuples {
-			if n.variants[tupleKey(t)] != nil {
+			if n.variants[t.Tuple] != nil {
 				rep.NewTuples.add(t)
 			}
 		}
@@ -171,13 +171,13 @@ func (c *crdComparison) run(name string) *CRDReport {
 	var changes group[*GateChange]
 	newTuples := newTupleSet(len(c.cur.tuples))
 	type pendingFinding struct {
-		t       manifestmerge.Tuple
+		t       featuregate.TupleGates
 		f       rawFinding
 		changed []GateState
 	}
 	var pending []pendingFinding
 	codeFindings := map[string]bool{}
-	addFinding := func(t manifestmerge.Tuple, f rawFinding, note string) {
+	addFinding := func(t featuregate.TupleGates, f rawFinding, note string) {
 		class := ClassBreaking
 		if f.Warning {
 			class = ClassWarning
@@ -188,7 +188,7 @@ func (c *crdComparison) run(name string) *CRDReport {
 		})
 		c.Tuples.add(t)
 	}
-	addChange := func(t manifestmerge.Tuple, gc GateChange) {
+	addChange := func(t featuregate.TupleGates, gc GateChange) {
 		if !gc.Installs && !gc.Removes && len(gc.AddedFields)+len(gc.RemovedFields)+len(gc.Other) == 0 {
 			return // the gate does not touch this CRD's schema
 		}
@@ -200,7 +200,7 @@ func (c *crdComparison) run(name string) *CRDReport {
 		g.Tuples.add(t)
 	}
 	for _, nt := range c.cur.tuples {
-		key := tupleKey(nt)
+		key := nt.Tuple
 		var nv *variant
 		if n != nil {
 			nv = n.variants[key]
@@ -268,7 +268,7 @@ func (c *crdComparison) run(name string) *CRDReport {
 	}
 	// Tuples that installed the CRD and no longer exist in the payload.
 	for _, ot := range c.old.tuples {
-		if _, ok := c.cur.byKey[tupleKey(ot)]; !ok && o.variants[tupleKey(ot)] != nil {
+		if _, ok := c.cur.byKey[ot.Tuple]; !ok && o.variants[ot.Tuple] != nil {
 			addFinding(ot, rawFinding{Check: CheckCRDRemoval, Path: "^", Message: "the tuple is no longer in the payload", Warning: true}, "")
 		}
 	}
@@ -322,12 +322,15 @@ func (c *crdComparison) load(v *variant) (*apiextensionsv1.CustomResourceDefinit
 	return crd, err
 }
 
-// on reports whether a gate is enabled in a tuple.
-func on(t manifestmerge.Tuple, gate string) bool { return t.Custom() || t.Enabled[gate] }
+// on reports whether a gate is enabled in a tuple; in CustomNoUpgrade
+// every gate may be.
+func on(t featuregate.TupleGates, gate string) bool {
+	return t.Custom() || t.IsEnabled(featuregate.FeatureGateName(gate))
+}
 
 // changedGates lists the CRD's gates whose enablement differs between the
 // old and the new payload in one tuple.
-func changedGates(gates map[string]bool, old, cur manifestmerge.Tuple) []GateState {
+func changedGates(gates map[string]bool, old, cur featuregate.TupleGates) []GateState {
 	var out []GateState
 	for _, g := range sortedKeys(gates) {
 		if on(old, g) != on(cur, g) {
@@ -358,11 +361,11 @@ func findingKey(f rawFinding) string {
 // in a tuple whose gates (those the CRD depends on) are set as in want.
 // Tuples of the profile, version and feature set of near are preferred,
 // in that order.
-func counterfactual(tuples []manifestmerge.Tuple, c *crdSide, gates map[string]bool, want, near manifestmerge.Tuple) *variant {
+func counterfactual(tuples []featuregate.TupleGates, c *crdSide, gates map[string]bool, want, near featuregate.TupleGates) *variant {
 	var best *variant
 	bestScore := 1 << 30
 	for _, u := range tuples {
-		v := c.variants[tupleKey(u)]
+		v := c.variants[u.Tuple]
 		if v == nil {
 			continue
 		}
@@ -377,7 +380,7 @@ func counterfactual(tuples []manifestmerge.Tuple, c *crdSide, gates map[string]b
 			continue
 		}
 		score := 0
-		if u.Profile != near.Profile {
+		if u.ClusterProfile != near.ClusterProfile {
 			score += 4
 		}
 		if u.Version != near.Version {

@@ -8,7 +8,7 @@
 // renames files. compat therefore never pairs files. It reads each tree's
 // payload FeatureGate manifests (features/payload) to get its tuples
 // (manifestmerge.Tuples), assigns every zz_generated.crd-manifests file to
-// the tuples its annotations cover (manifestmerge.OutputCovers), and
+// the tuples its annotations cover (features/crdvariant), and
 // compares, per CRD name and per tuple present in both trees, the CRD the
 // old tree installs there with the one the new tree installs. Tuples that
 // share the same pair of files are compared once.

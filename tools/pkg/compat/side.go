@@ -9,8 +9,9 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
+	"github.com/gatedcrd/gatedcrd/features/crdvariant"
+	"github.com/gatedcrd/gatedcrd/features/featuregate"
 	fgpayload "github.com/gatedcrd/gatedcrd/features/payload"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifestmerge"
 )
 
@@ -18,18 +19,18 @@ import (
 // CRD every tuple installs.
 type side struct {
 	src    Source
-	tuples []manifestmerge.Tuple
-	// byKey indexes tuples by tupleKey.
-	byKey map[string]manifestmerge.Tuple
+	tuples []featuregate.TupleGates
+	// byKey indexes tuples by their dimensions.
+	byKey map[featuregate.Tuple]featuregate.TupleGates
 	crds  map[string]*crdSide
 }
 
 // crdSide is one CRD in one tree.
 type crdSide struct {
 	name string
-	// variants maps a tuple key to the CRD installed there; tuples without
+	// variants maps a tuple to the CRD installed there; tuples without
 	// the CRD are absent. Tuples with the same files share one variant.
-	variants map[string]*variant
+	variants map[featuregate.Tuple]*variant
 	// gates are the FeatureGates the CRD's manifests depend on: the gate
 	// file names of its zz_generated.featuregated-crd-manifests directory
 	// and its release.openshift.io/feature-gate annotation.
@@ -61,8 +62,6 @@ const (
 	ungatedFileName   = "AAA_ungated.yaml"
 	gateCombinationOp = "+"
 )
-
-func tupleKey(t manifestmerge.Tuple) string { return t.String() }
 
 // readSide reads the CRD manifests and payload FeatureGate manifests of a
 // source. payloadDir is the payload directory relative to its root.
@@ -107,9 +106,9 @@ func readSide(src Source, payloadDir string, cache *parseCache) (*side, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", src.Describe(), payloadDir, err)
 	}
-	s := &side{src: src, tuples: tuples, byKey: map[string]manifestmerge.Tuple{}, crds: map[string]*crdSide{}}
+	s := &side{src: src, tuples: tuples, byKey: map[featuregate.Tuple]featuregate.TupleGates{}, crds: map[string]*crdSide{}}
 	for _, t := range tuples {
-		s.byKey[tupleKey(t)] = t
+		s.byKey[t.Tuple] = t
 	}
 	if err := s.addCRDFiles(files, gateFiles, cache); err != nil {
 		return nil, err
@@ -138,7 +137,7 @@ func (s *side) addCRDFiles(files map[string][]byte, gateFiles map[string][]strin
 	sort.Strings(paths)
 	parsed := map[string]*parsedFile{}
 	// filesOf[crd][tuple] lists the files installing crd in tuple.
-	filesOf := map[string]map[string][]string{}
+	filesOf := map[string]map[featuregate.Tuple][]string{}
 	var errs []string
 	for _, p := range paths {
 		f := cache.get(files[p])
@@ -146,12 +145,17 @@ func (s *side) addCRDFiles(files map[string][]byte, gateFiles map[string][]strin
 			errs = append(errs, fmt.Sprintf("%s: %v", p, err))
 			continue
 		}
+		variants, err := crdvariant.Decode(f.annotations)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s: %v", p, err))
+			continue
+		}
 		parsed[p] = f
 		c := s.crds[f.name]
 		if c == nil {
-			c = &crdSide{name: f.name, variants: map[string]*variant{}, gates: map[string]bool{}, groupDirs: map[string]bool{}}
+			c = &crdSide{name: f.name, variants: map[featuregate.Tuple]*variant{}, gates: map[string]bool{}, groupDirs: map[string]bool{}}
 			s.crds[f.name] = c
-			filesOf[f.name] = map[string][]string{}
+			filesOf[f.name] = map[featuregate.Tuple][]string{}
 			for _, g := range gateFiles[f.name] {
 				if g == ungatedFileName {
 					continue
@@ -161,21 +165,14 @@ func (s *side) addCRDFiles(files map[string][]byte, gateFiles map[string][]strin
 				}
 			}
 		}
-		if gates, ok := f.annotations[manifest.FeatureGatePassThrough]; ok {
-			for _, g := range strings.Split(gates, ",") {
-				c.gates[strings.TrimSpace(g)] = true
-			}
+		for _, g := range variants.Gates {
+			c.gates[string(g)] = true
 		}
 		// <group>/<version>/zz_generated.crd-manifests/<file>
 		c.groupDirs[path.Dir(path.Dir(path.Dir(p)))] = true
 		for _, t := range s.tuples {
-			ok, err := manifestmerge.OutputCovers(f.annotations, t)
-			if err != nil {
-				errs = append(errs, fmt.Sprintf("%s: %v", p, err))
-				break
-			}
-			if ok {
-				filesOf[f.name][tupleKey(t)] = append(filesOf[f.name][tupleKey(t)], p)
+			if variants.Covers(t) {
+				filesOf[f.name][t.Tuple] = append(filesOf[f.name][t.Tuple], p)
 			}
 		}
 	}

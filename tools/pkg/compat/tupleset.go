@@ -9,15 +9,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gatedcrd/gatedcrd/features/featuregate"
 	fgpayload "github.com/gatedcrd/gatedcrd/features/payload"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/manifestmerge"
 )
 
 // TupleSet is a set of (major version, ClusterProfile, FeatureSet) tuples,
 // printed compactly as a few products "feature sets on profiles, versions".
 type TupleSet struct {
-	keys  map[string]manifestmerge.Tuple
-	total int // the number of tuples in the tree, to say "every tuple"
+	tuples map[featuregate.Tuple]bool
+	total  int // the number of tuples in the tree, to say "every tuple"
 }
 
 // TupleGroup is one product of a TupleSet's compact form.
@@ -28,13 +28,13 @@ type TupleGroup struct {
 }
 
 func newTupleSet(total int) *TupleSet {
-	return &TupleSet{keys: map[string]manifestmerge.Tuple{}, total: total}
+	return &TupleSet{tuples: map[featuregate.Tuple]bool{}, total: total}
 }
 
-func (s *TupleSet) add(t manifestmerge.Tuple) { s.keys[tupleKey(t)] = t }
+func (s *TupleSet) add(t featuregate.TupleGates) { s.tuples[t.Tuple] = true }
 
 // Len is the number of tuples.
-func (s *TupleSet) Len() int { return len(s.keys) }
+func (s *TupleSet) Len() int { return len(s.tuples) }
 
 // Groups collapses the set into products: versions first, then feature
 // sets, then profiles, like the merge stage's file decision.
@@ -44,8 +44,8 @@ func (s *TupleSet) Groups() []TupleGroup {
 		vs       []int
 	}
 	var recs []rec
-	for _, t := range s.keys {
-		recs = append(recs, rec{fs: []string{t.FeatureSet}, prof: []string{string(t.Profile)}, vs: []int{t.Version}})
+	for t := range s.tuples {
+		recs = append(recs, rec{fs: []string{string(t.FeatureSet)}, prof: []string{string(t.ClusterProfile)}, vs: []int{t.Version}})
 	}
 	merge := func(in []rec, key func(rec) string, join func(dst *rec, src rec)) []rec {
 		index := map[string]int{}
@@ -81,7 +81,7 @@ func (g TupleGroup) String() string {
 }
 
 func (s *TupleSet) String() string {
-	if s.total > 0 && len(s.keys) == s.total {
+	if s.total > 0 && len(s.tuples) == s.total {
 		return "every tuple (" + strconv.Itoa(s.total) + ")"
 	}
 	var parts []string
@@ -96,7 +96,7 @@ func (s *TupleSet) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		Count  int          `json:"count"`
 		Groups []TupleGroup `json:"groups"`
-	}{len(s.keys), s.Groups()})
+	}{len(s.tuples), s.Groups()})
 }
 
 // union returns the sorted union of two sorted-or-not lists.

@@ -123,17 +123,22 @@ func Run(in Input) (*Result, error) {
 		if c.verdict.Upgrade {
 			res.Upgrades++
 		}
+		fileVariants, err := decodeVariants(c.obj)
+		if err != nil {
+			in.Problems.Add(diag.Errorf(rel, 0, "metadata.annotations", "%v", err))
+			continue
+		}
 		for _, f := range c.verdict.Findings {
 			g := in.describe(c, f)
 			k := g.key()
 			if have := groups[k]; have != nil {
 				have.files = append(have.files, filepath.Base(c.path))
-				have.variants.add(annotations(c.obj))
+				have.variants.add(fileVariants)
 				continue
 			}
 			g.files = []string{filepath.Base(c.path)}
 			g.variants = newVariants()
-			g.variants.add(annotations(c.obj))
+			g.variants.add(fileVariants)
 			groups[k] = g
 			order = append(order, k)
 		}

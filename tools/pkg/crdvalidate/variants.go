@@ -1,69 +1,98 @@
 package crdvalidate
 
 import (
-	"sort"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/gatedcrd/gatedcrd/features/crdvariant"
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 )
 
 // variants are the ClusterProfiles, FeatureSets and major versions a set
 // of merged files stands for, read from the annotations the merge gave
-// them. A nil set means "every" (some file carries no restriction).
+// them (features/crdvariant). An empty set means "every".
 type variants struct {
-	profiles, featureSets, versions map[string]bool
+	profiles    map[featuregate.ClusterProfileName]bool
+	featureSets map[featuregate.FeatureSetName]bool
+	versions    map[int]bool
 	// unrestricted records, per dimension, that a file had no annotation.
 	anyProfile, anyFeatureSet, anyVersion bool
 }
 
 func newVariants() *variants {
-	return &variants{profiles: map[string]bool{}, featureSets: map[string]bool{}, versions: map[string]bool{}}
+	return &variants{
+		profiles:    map[featuregate.ClusterProfileName]bool{},
+		featureSets: map[featuregate.FeatureSetName]bool{},
+		versions:    map[int]bool{},
+	}
 }
 
-// add records the variants of one merged file from its annotations.
-func (v *variants) add(annotations map[string]any) {
+// add records the variants of one merged file. A file naming no rendered
+// profile counts as every profile.
+func (v *variants) add(a crdvariant.Annotations) {
 	foundProfile := false
-	for _, p := range featuregate.ClusterProfiles() {
-		if annotations[p.AnnotationKey()] == "true" {
-			v.profiles[string(p)] = true
+	for _, p := range a.Profiles {
+		if p.IsRendered() {
+			v.profiles[p] = true
 			foundProfile = true
 		}
 	}
 	v.anyProfile = v.anyProfile || !foundProfile
-	addList := func(key string, set map[string]bool, any *bool) {
-		s, _ := annotations[key].(string)
-		if s == "" {
-			*any = true
-			return
-		}
-		for _, x := range strings.Split(s, ",") {
-			set[x] = true
-		}
+	v.anyFeatureSet = v.anyFeatureSet || a.FeatureSets == nil
+	for _, fs := range a.FeatureSets {
+		v.featureSets[fs] = true
 	}
-	addList(manifest.FeatureSetAnnotation, v.featureSets, &v.anyFeatureSet)
-	addList(manifest.MajorVersionAnnotation, v.versions, &v.anyVersion)
+	v.anyVersion = v.anyVersion || a.Versions == nil
+	for _, n := range a.Versions {
+		v.versions[n] = true
+	}
 }
 
 // String renders the variants compactly, e.g. "FeatureSet
-// TechPreviewNoUpgrade,DevPreviewNoUpgrade; every ClusterProfile; every
+// DevPreviewNoUpgrade,TechPreviewNoUpgrade; every ClusterProfile; every
 // major version".
 func (v *variants) String() string {
-	part := func(any bool, set map[string]bool, one, every string) string {
-		if any || len(set) == 0 {
-			return "every " + every
-		}
-		keys := make([]string, 0, len(set))
-		for k := range set {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		return one + " " + strings.Join(keys, ",")
-	}
 	everyProfile := v.anyProfile || len(v.profiles) == len(featuregate.ClusterProfiles())
 	return strings.Join([]string{
-		part(v.anyFeatureSet, v.featureSets, "FeatureSet", "FeatureSet"),
-		part(everyProfile, v.profiles, "ClusterProfile", "ClusterProfile"),
-		part(v.anyVersion, v.versions, "major version", "major version"),
+		part(v.anyFeatureSet, names(v.featureSets), "FeatureSet"),
+		part(everyProfile, names(v.profiles), "ClusterProfile"),
+		part(v.anyVersion, versionNames(v.versions), "major version"),
 	}, "; ")
+}
+
+func part(any bool, values []string, dimension string) string {
+	if any || len(values) == 0 {
+		return "every " + dimension
+	}
+	return dimension + " " + strings.Join(values, ",")
+}
+
+func names[T ~string](set map[T]bool) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, string(k))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func versionNames(set map[int]bool) []string {
+	var out []string
+	for _, n := range slices.Sorted(maps.Keys(set)) {
+		out = append(out, strconv.Itoa(n))
+	}
+	return out
+}
+
+// decodeVariants reads a merged file's variant annotations; a value that
+// is not a string is read as printed.
+func decodeVariants(obj map[string]any) (crdvariant.Annotations, error) {
+	strs := map[string]string{}
+	for k, v := range annotations(obj) {
+		strs[k] = fmt.Sprint(v)
+	}
+	return crdvariant.Decode(strs)
 }

@@ -72,13 +72,11 @@ func writeEnablement(b *strings.Builder, gate string, d *payload.Directory) {
 	}
 	var profiles []featuregate.ClusterProfileName
 	var sets []featuregate.FeatureSetName
-	type key struct {
-		fs featuregate.FeatureSetName
-		p  featuregate.ClusterProfileName
-	}
-	on, all := map[key][]int{}, map[key][]int{}
+	// A cell is a (feature set, profile): a tuple whose version is left
+	// zero, standing for the versions listed in the cell.
+	on, all := map[featuregate.Tuple][]int{}, map[featuregate.Tuple][]int{}
 	for _, m := range d.Manifests {
-		k := key{m.FeatureSet, m.ClusterProfile}
+		k := featuregate.Tuple{ClusterProfile: m.ClusterProfile, FeatureSet: m.FeatureSet}
 		if !slices.Contains(profiles, m.ClusterProfile) {
 			profiles = append(profiles, m.ClusterProfile)
 		}
@@ -105,7 +103,7 @@ func writeEnablement(b *strings.Builder, gate string, d *payload.Directory) {
 	for _, fs := range sets {
 		fmt.Fprintf(b, "| %s |", fs)
 		for _, p := range profiles {
-			k := key{fs, p}
+			k := featuregate.Tuple{ClusterProfile: p, FeatureSet: fs}
 			v := on[k]
 			slices.Sort(v)
 			slices.Sort(all[k])

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/features/crdvariant"
 )
 
 // Annotation keys shared by the stages. See SPEC Appendix A.
@@ -20,14 +20,13 @@ const (
 	FilenameOrderingAnnotation = "api.openshift.io/filename-ordering"
 	ApprovedAnnotation         = "api-approved.openshift.io"
 	CapabilityAnnotation       = "capability.openshift.io/name"
-	// IncludeAnnotationPrefix + <profile> restricts a manifest to profiles.
-	IncludeAnnotationPrefix = "include.release.openshift.io/"
-	// FeatureSetAnnotation and MajorVersionAnnotation mean the same in a
-	// CRD as in a payload FeatureGate manifest; features/payload defines
-	// them.
-	FeatureSetAnnotation   = payload.FeatureSetAnnotation
-	MajorVersionAnnotation = payload.MajorVersionAnnotation
-	FeatureGatePassThrough = "release.openshift.io/feature-gate"
+	// IncludeAnnotationPrefix + <profile> restricts a manifest to
+	// profiles. It and the next three are the variant annotations of a
+	// generated CRD, which features/crdvariant defines, reads and writes.
+	IncludeAnnotationPrefix = crdvariant.IncludeAnnotationPrefix
+	FeatureSetAnnotation    = crdvariant.FeatureSetAnnotation
+	MajorVersionAnnotation  = crdvariant.MajorVersionAnnotation
+	FeatureGatePassThrough  = crdvariant.FeatureGateAnnotation
 	// MergedAnnotation marks stage 3 output; stage 2 skips such files.
 	MergedAnnotation = "api.openshift.io/merged-by-featuregates"
 	// PartialFilenameAnnotationPrefix records applied files during a merge.

@@ -12,6 +12,8 @@ import (
 
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
+	"github.com/gatedcrd/gatedcrd/features/crdvariant"
+	"github.com/gatedcrd/gatedcrd/features/featuregate"
 	fgpayload "github.com/gatedcrd/gatedcrd/features/payload"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
@@ -47,6 +49,11 @@ type Input struct {
 	// Untouched are the CRDs a restricted run leaves alone: they are not
 	// merged, and their outputs stay in the output directory.
 	Untouched manifest.Untouched
+
+	// inspect, when set, sees the CRD jobs once merged and decided,
+	// before their files are written: tests compare the decisions with
+	// the written annotations.
+	inspect func(jobs []*crdJob)
 }
 
 // Result says what the stage did, for progress output.
@@ -191,6 +198,9 @@ func Run(in Input) (*Result, error) {
 
 	runJobs(jobs, func(j *crdJob) { j.run(crdType, pl, reader) })
 
+	if in.inspect != nil {
+		in.inspect(jobs)
+	}
 	for _, vj := range dirs {
 		vj.write(in.Tree, reader, in.Untouched)
 	}
@@ -247,6 +257,8 @@ type output struct {
 	name string
 	obj  map[string]any
 	data []byte
+	// crd identifies the merged CRD the file holds (record.data).
+	crd int
 }
 
 // crdJob is the work for one CRD.
@@ -255,6 +267,8 @@ type crdJob struct {
 	result  *CRDResult
 	outputs []output
 	rep     *reporter
+	// records are the tuples with a CRD, one each, as merged.
+	records []record
 }
 
 // mergedSet is the outcome of merging one distinct ordered set of
@@ -289,7 +303,7 @@ type crdMerge struct {
 
 // sequence lists the manifests pertinent for t, generated ones first, and
 // how many of them are generated.
-func (cm *crdMerge) sequence(t tuple) (seq []int, generated int) {
+func (cm *crdMerge) sequence(t featuregate.TupleGates) (seq []int, generated int) {
 	for i, pm := range cm.inputs.generated {
 		if pm.pertinent(t) {
 			seq = append(seq, i)
@@ -364,7 +378,7 @@ func (j *crdJob) run(crdType typed.ParseableType, pl *payload, r *inputReader) {
 	}
 	var records []record
 	var first *mergedSet
-	var overridesOnly []tuple
+	var overridesOnly []featuregate.TupleGates
 	for _, t := range pl.tuples {
 		j.result.Tuples++
 		seq, generated := cm.sequence(t)
@@ -382,13 +396,13 @@ func (j *crdJob) run(crdType typed.ParseableType, pl *payload, r *inputReader) {
 		if first == nil {
 			first = s
 		}
-		records = append(records, record{data: s.data, versions: []int{t.version}, profiles: []int{t.profile}, featureSets: []string{t.featureSet}})
+		records = append(records, record{data: s.data, versions: []int{t.Version}, profiles: []int{profileIndexOf(t.ClusterProfile)}, featureSets: []string{string(t.FeatureSet)}})
 	}
 	j.result.InputSets = len(cm.sets)
 	j.result.Applies = m.applies
 	if len(overridesOnly) > 0 {
 		rep.add(diag.Warningf(r.rel(c.overridesDir), 0, "",
-			"manual overrides apply to %d tuple(s) where no generated manifest does (first: %s); no CRD is produced for them", len(overridesOnly), overridesOnly[0]))
+			"manual overrides apply to %d tuple(s) where no generated manifest does (first: %s); no CRD is produced for them", len(overridesOnly), overridesOnly[0].Tuple))
 	}
 	if rep.failed || first == nil {
 		return
@@ -397,6 +411,7 @@ func (j *crdJob) run(crdType typed.ParseableType, pl *payload, r *inputReader) {
 		rep.add(diag.Errorf(cm.file, 0, "spec.names.plural", "the merged CRD has no plural name, so its output file cannot be named"))
 		return
 	}
+	j.records = records
 	j.emit(cm, records, pl, first.pattern, r.rules)
 }
 
@@ -411,14 +426,17 @@ func (j *crdJob) emit(cm *crdMerge, records []record, pl *payload, pattern fileP
 	var r manifest.Renderer
 	for _, f := range files {
 		obj := withOwnAnnotations(cm.datas[f.data])
-		annotate(obj, f)
+		if err := annotate(obj, f); err != nil {
+			j.rep.add(diag.Errorf(cm.file, 0, "metadata.annotations", "%v", err))
+			return
+		}
 		data, err := r.Marshal(obj)
 		if err != nil {
 			j.rep.add(diag.Errorf(cm.file, 0, "", "cannot serialise the merged CRD: %v", err))
 			return
 		}
 		name := pattern.name(f.components)
-		j.outputs = append(j.outputs, output{name: name, obj: obj, data: data})
+		j.outputs = append(j.outputs, output{name: name, obj: obj, data: data, crd: f.data})
 		j.result.Files = append(j.result.Files, name)
 	}
 }
@@ -438,9 +456,10 @@ func withOwnAnnotations(obj map[string]any) map[string]any {
 }
 
 // annotate gives an output its profile, version and feature-set
-// annotations (SPEC §5.8 step 5) and drops the feature-gate annotation
-// unless the decision kept it.
-func annotate(obj map[string]any, f outputFile) {
+// annotations (SPEC §5.8 step 5) through the one writer of them, and drops
+// the feature-gate annotation unless the decision kept it. A kept value
+// that is not a list of gate names is an error.
+func annotate(obj map[string]any, f outputFile) error {
 	meta, _ := obj["metadata"].(map[string]any)
 	if meta == nil {
 		meta = map[string]any{}
@@ -450,21 +469,25 @@ func annotate(obj map[string]any, f outputFile) {
 	if ann == nil {
 		ann = map[string]any{}
 	}
-	if !f.keepFeatureGate {
-		delete(ann, manifest.FeatureGatePassThrough)
-	}
+	a := crdvariant.Annotations{Versions: f.versions}
 	for _, p := range f.profiles {
-		ann[clusterProfiles[p].AnnotationKey()] = "true"
+		a.Profiles = append(a.Profiles, clusterProfiles[p])
 	}
-	if len(f.versions) > 0 {
-		ann[manifest.MajorVersionAnnotation] = ints(f.versions)
+	for _, fs := range f.featureSets {
+		a.FeatureSets = append(a.FeatureSets, featuregate.FeatureSetName(fs))
 	}
-	if len(f.featureSets) > 0 {
-		ann[manifest.FeatureSetAnnotation] = strings.Join(f.featureSets, ",")
+	if raw, ok := ann[crdvariant.FeatureGateAnnotation]; ok && f.keepFeatureGate {
+		gates, err := crdvariant.ParseGates(stringOf(raw))
+		if err != nil {
+			return err
+		}
+		a.Gates = gates
 	}
+	a.Write(ann)
 	if len(ann) > 0 {
 		meta["annotations"] = ann
 	}
+	return nil
 }
 
 // write records the outputs and doc.go of a version directory in the tree

@@ -33,21 +33,10 @@ func profileIndex(key string) int {
 	return slices.Index(clusterProfiles, p)
 }
 
-// tuple is one (major version, profile, feature set) combination for which
-// a candidate CRD is computed.
-type tuple struct {
-	version    int
-	profile    int // index into clusterProfiles
-	featureSet string
-	// enabled is the set of gates on in the tuple; nil for CustomNoUpgrade,
-	// where every gate counts as on and the version is not checked.
-	enabled map[string]bool
-}
-
-func (t tuple) custom() bool { return t.enabled == nil }
-
-func (t tuple) String() string {
-	return fmt.Sprintf("%s/%s/%d", clusterProfiles[t.profile], t.featureSet, t.version)
+// profileIndexOf returns the index of p in clusterProfiles; every tuple's
+// profile is there.
+func profileIndexOf(p featuregate.ClusterProfileName) int {
+	return slices.Index(clusterProfiles, p)
 }
 
 // payload is what the stage derives from the FeatureGate files: the tuple
@@ -58,7 +47,10 @@ type payload struct {
 	// featureSets is AllFS: CustomNoUpgrade and every feature set of a
 	// versioned payload file, sorted.
 	featureSets []string
-	tuples      []tuple
+	// tuples hold their enabled gates, sorted; a CustomNoUpgrade tuple
+	// holds none, since every gate counts as on there and the version is
+	// not checked.
+	tuples []featuregate.TupleGates
 }
 
 // readPayload computes the tuples of SPEC §5.2 from the payload directory
@@ -66,11 +58,6 @@ type payload struct {
 // consistent; a hand-built one may not be, so problems with single
 // manifests are still added to problems.
 func readPayload(d *fgpayload.Directory, problems *diag.List) (*payload, error) {
-	type slot struct {
-		profile    int
-		featureSet string
-		version    int
-	}
 	dir := "the payload FeatureGate directory"
 	var manifests []fgpayload.Manifest
 	if d != nil {
@@ -82,7 +69,7 @@ func readPayload(d *fgpayload.Directory, problems *diag.List) (*payload, error) 
 	// A pre-version directory's manifests have no versions; their tuples
 	// carry noVersion.
 	versioned := d == nil || d.Era == "" || d.Era.Versioned()
-	bySlot := map[slot]*fgpayload.Manifest{}
+	byTuple := map[featuregate.Tuple]*fgpayload.Manifest{}
 	pathOf := func(m *fgpayload.Manifest) string {
 		if d.Path == "" {
 			return m.FileName
@@ -100,8 +87,7 @@ func readPayload(d *fgpayload.Directory, problems *diag.List) (*payload, error) 
 		if m.ClusterProfile == "" || len(mVersions) == 0 {
 			continue
 		}
-		p := slices.Index(clusterProfiles, m.ClusterProfile)
-		if p < 0 {
+		if profileIndexOf(m.ClusterProfile) < 0 {
 			subject := m.ClusterProfile.AnnotationKey()
 			if subject == "" {
 				subject = string(m.ClusterProfile)
@@ -116,12 +102,12 @@ func readPayload(d *fgpayload.Directory, problems *diag.List) (*payload, error) 
 		}
 		featureSets[fs] = true
 		for _, v := range mVersions {
-			s := slot{p, fs, v}
-			if other, dup := bySlot[s]; dup {
-				problems.Add(diag.Errorf(pathOf(m), 0, "", "describes %s %s version %d, like %s", clusterProfiles[p], fs, v, pathOf(other)))
+			t := featuregate.Tuple{Version: v, ClusterProfile: m.ClusterProfile, FeatureSet: featuregate.FeatureSetName(fs)}
+			if other, dup := byTuple[t]; dup {
+				problems.Add(diag.Errorf(pathOf(m), 0, "", "describes %s %s version %d, like %s", m.ClusterProfile, fs, v, pathOf(other)))
 				continue
 			}
-			bySlot[s] = m
+			byTuple[t] = m
 			versions[v] = true
 		}
 	}
@@ -133,21 +119,21 @@ func readPayload(d *fgpayload.Directory, problems *diag.List) (*payload, error) 
 	}
 	pl := &payload{versions: sortedInts(versions), featureSets: sortedKeys(featureSets)}
 	for _, v := range pl.versions {
-		for p := range clusterProfiles {
+		for _, profile := range clusterProfiles {
 			for _, fs := range pl.featureSets {
+				t := featuregate.TupleGates{Tuple: featuregate.Tuple{Version: v, ClusterProfile: profile, FeatureSet: featuregate.FeatureSetName(fs)}}
 				if fs == featureSetCustom {
-					pl.tuples = append(pl.tuples, tuple{version: v, profile: p, featureSet: fs})
+					pl.tuples = append(pl.tuples, t)
 					continue
 				}
-				m := bySlot[slot{p, fs, v}]
+				m := byTuple[t.Tuple]
 				if m == nil {
 					continue
 				}
-				enabled := make(map[string]bool, len(m.Enabled))
-				for _, g := range m.Enabled {
-					enabled[string(g)] = true
-				}
-				pl.tuples = append(pl.tuples, tuple{version: v, profile: p, featureSet: fs, enabled: enabled})
+				// A hand-built directory's lists may be unsorted.
+				t.Enabled = slices.Sorted(slices.Values(m.Enabled))
+				t.Disabled = slices.Sorted(slices.Values(m.Disabled))
+				pl.tuples = append(pl.tuples, t)
 			}
 		}
 	}
@@ -165,18 +151,18 @@ func knownProfiles() string {
 // pertinent reports whether m takes part in the merge for t (SPEC §5.3,
 // with the major-version annotation read as "t's version is in the list";
 // unchecked for the tuples of a pre-version payload).
-func (m *partialManifest) pertinent(t tuple) bool {
-	if m.restricted && !m.profiles[t.profile] {
+func (m *partialManifest) pertinent(t featuregate.TupleGates) bool {
+	if m.restricted && !m.profiles[profileIndexOf(t.ClusterProfile)] {
 		return false
 	}
-	if t.custom() {
+	if t.Custom() {
 		return true
 	}
-	if m.versions != nil && t.version != noVersion && !m.versions[t.version] {
+	if m.versions != nil && t.Version != noVersion && !m.versions[t.Version] {
 		return false
 	}
 	for _, g := range m.gates {
-		if !t.enabled[g] {
+		if !t.IsEnabled(featuregate.FeatureGateName(g)) {
 			return false
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gatedcrd/gatedcrd/features/featuregate"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 )
 
@@ -44,19 +45,15 @@ func TestFilePattern(t *testing.T) {
 // TestPertinence covers SPEC §5.3 with the "version is in the list"
 // reading of the major-version annotation.
 func TestPertinence(t *testing.T) {
-	on := func(gates ...string) map[string]bool {
-		m := map[string]bool{}
-		for _, g := range gates {
-			m[g] = true
-		}
-		return m
+	tp := featuregate.TupleGates{
+		Tuple:     featuregate.Tuple{Version: 5, ClusterProfile: clusterProfiles[0], FeatureSet: featuregate.TechPreviewNoUpgrade},
+		GateLists: featuregate.GateLists{Enabled: []featuregate.FeatureGateName{"A", "B"}},
 	}
-	tp := tuple{version: 5, profile: 0, featureSet: "TechPreviewNoUpgrade", enabled: on("A", "B")}
-	custom := tuple{version: 5, profile: 1, featureSet: featureSetCustom}
+	custom := featuregate.TupleGates{Tuple: featuregate.Tuple{Version: 5, ClusterProfile: clusterProfiles[1], FeatureSet: featuregate.CustomNoUpgrade}}
 	cases := []struct {
 		name     string
 		m        partialManifest
-		t        tuple
+		t        featuregate.TupleGates
 		expected bool
 	}{
 		{"ungated", partialManifest{}, tp, true},
@@ -181,7 +178,9 @@ func TestCleanUp(t *testing.T) {
 // annotations by "key-" deletions.
 func TestAnnotate(t *testing.T) {
 	obj := map[string]any{"kind": "CustomResourceDefinition"}
-	annotate(obj, outputFile{profiles: []int{0, 1}, versions: []int{4, 5, 6}, featureSets: []string{"CustomNoUpgrade", "Default"}})
+	if err := annotate(obj, outputFile{profiles: []int{0, 1}, versions: []int{4, 5, 6}, featureSets: []string{"CustomNoUpgrade", "Default"}}); err != nil {
+		t.Fatal(err)
+	}
 	got, err := manifest.Marshal(obj)
 	if err != nil {
 		t.Fatal(err)
@@ -196,5 +195,43 @@ metadata:
 `
 	if string(got) != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestAnnotateFeatureGate covers the release.openshift.io/feature-gate
+// annotation of the data: dropped unless the decision keeps it, kept as a
+// list of gates, and an error when it is not one.
+func TestAnnotateFeatureGate(t *testing.T) {
+	withGate := func(value string) map[string]any {
+		return map[string]any{"metadata": map[string]any{"annotations": map[string]any{manifest.FeatureGatePassThrough: value}}}
+	}
+	cases := []struct {
+		value   string
+		keep    bool
+		want    any
+		wantErr string
+	}{
+		{value: "A,B", keep: false, want: nil},
+		{value: "A,B", keep: true, want: "A,B"},
+		{value: "A, B", keep: true, want: "A,B"},
+		{value: "A,,B", keep: true, wantErr: "an empty name"},
+		{value: "A,,B", keep: false, want: nil},
+	}
+	for _, c := range cases {
+		obj := withGate(c.value)
+		err := annotate(obj, outputFile{keepFeatureGate: c.keep})
+		if c.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+				t.Errorf("%q keep=%v: error %v, want %q", c.value, c.keep, err, c.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q keep=%v: %v", c.value, c.keep, err)
+			continue
+		}
+		if got := annotationsOf(obj)[manifest.FeatureGatePassThrough]; got != c.want {
+			t.Errorf("%q keep=%v: annotation %v, want %v", c.value, c.keep, got, c.want)
+		}
 	}
 }

@@ -3,6 +3,8 @@ package manifestmerge
 import (
 	"strings"
 	"testing"
+
+	"github.com/gatedcrd/gatedcrd/features/crdvariant"
 )
 
 func TestFindVariantAndCovers(t *testing.T) {
@@ -27,7 +29,7 @@ func TestFindVariantAndCovers(t *testing.T) {
 		{profile: "SelfManagedHA", featureSet: "Default", ann: map[string]string{"release.openshift.io/feature-gate": "Example"}, want: false},
 		{profile: "SelfManagedHA", featureSet: "TechPreviewNoUpgrade", ann: map[string]string{"release.openshift.io/feature-gate": "Example"}, want: true},
 		{profile: "SelfManagedHA", featureSet: "CustomNoUpgrade", ann: map[string]string{"release.openshift.io/feature-gate": "Example"}, want: true},
-		{profile: "SelfManagedHA", featureSet: "Default", ann: map[string]string{"release.openshift.io/major-version": "four"}, wantErr: "is not a comma-separated list"},
+		{profile: "SelfManagedHA", featureSet: "Default", ann: map[string]string{"release.openshift.io/major-version": "four"}, wantErr: `"four" is not a positive integer`},
 		{profile: "SingleNode", featureSet: "Default", wantErr: `unknown cluster profile "SingleNode"`},
 		{profile: "SelfManagedHA", featureSet: "Fancy", wantErr: `unknown feature set "Fancy"`},
 		{profile: "SelfManagedHA", featureSet: "Default", version: 99, wantErr: "no FeatureGate manifest for SelfManagedHA Default at major version 99"},
@@ -36,7 +38,10 @@ func TestFindVariantAndCovers(t *testing.T) {
 		v, err := FindVariant(d, c.profile, c.featureSet, c.version)
 		var got bool
 		if err == nil {
-			got, err = v.Covers(c.ann)
+			var a crdvariant.Annotations
+			if a, err = crdvariant.Decode(c.ann); err == nil {
+				got = a.Covers(v)
+			}
 		}
 		if c.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), c.wantErr) {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gatedcrd/gatedcrd/features/featuregate"
 )
 
 const crdYAML = `apiVersion: apiextensions.k8s.io/v1
@@ -39,10 +41,8 @@ func TestVariantCRDsAndBuild(t *testing.T) {
 	}
 	write("a-Default.crd.yaml", "Default")
 	write("a-TechPreviewNoUpgrade.crd.yaml", "TechPreviewNoUpgrade")
-	only := func(fs string) Covers {
-		return func(ann map[string]string) (bool, error) { return ann["release.openshift.io/feature-set"] == fs, nil }
-	}
-	crds, err := VariantCRDs([]string{dir, filepath.Join(dir, "missing")}, only("Default"))
+	def := featuregate.TupleGates{Tuple: featuregate.Tuple{Version: 4, ClusterProfile: featuregate.SelfManagedHA, FeatureSet: featuregate.Default}}
+	crds, err := VariantCRDs([]string{dir, filepath.Join(dir, "missing")}, def)
 	if err != nil || len(crds) != 1 {
 		t.Fatalf("VariantCRDs = %d CRDs, %v; want 1", len(crds), err)
 	}
@@ -53,12 +53,22 @@ func TestVariantCRDsAndBuild(t *testing.T) {
 	if len(docs) != 1 || docs[0].Path != "apis/example.io/v1.json" || !strings.Contains(string(docs[0].JSON), `"/apis/example.io/v1/namespaces/{namespace}/gizmos"`) {
 		t.Fatalf("documents: %+v", docs)
 	}
-	all := func(map[string]string) (bool, error) { return true, nil }
-	if _, err := VariantCRDs([]string{dir}, all); err == nil || !strings.Contains(err.Error(), "CRD gizmos.example.io is also selected from") {
+	write("b-Default.crd.yaml", "Default,OKD")
+	if _, err := VariantCRDs([]string{dir}, def); err == nil || !strings.Contains(err.Error(), "CRD gizmos.example.io is also selected from") {
 		t.Errorf("a CRD selected twice: error %v", err)
 	}
+	if err := os.Remove(filepath.Join(dir, "b-Default.crd.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	write("bad-annotation.yaml", "Default,")
+	if _, err := VariantCRDs([]string{dir}, def); err == nil || !strings.Contains(err.Error(), "bad-annotation.yaml: annotation release.openshift.io/feature-set") {
+		t.Errorf("a malformed annotation: error %v, want it and the file named", err)
+	}
+	if err := os.Remove(filepath.Join(dir, "bad-annotation.yaml")); err != nil {
+		t.Fatal(err)
+	}
 	write("bad.yaml", "Default\n  unknownField: 1")
-	if _, err := VariantCRDs([]string{dir}, only("Default")); err == nil || !strings.Contains(err.Error(), "bad.yaml") {
+	if _, err := VariantCRDs([]string{dir}, def); err == nil || !strings.Contains(err.Error(), "bad.yaml") {
 		t.Errorf("a malformed file: error %v, want it named", err)
 	}
 }

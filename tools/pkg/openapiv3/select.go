@@ -8,17 +8,17 @@ import (
 	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	"github.com/gatedcrd/gatedcrd/features/crdvariant"
+	"github.com/gatedcrd/gatedcrd/features/featuregate"
 )
 
-// Covers tells whether a merged CRD manifest, by its annotations, belongs
-// to the variant being built (manifestmerge.Variant.Covers).
-type Covers func(annotations map[string]string) (bool, error)
-
 // VariantCRDs reads the merged CRD manifests (*.yaml) of every directory in
-// dirs, in order, and returns those that covers selects: the variant's CRDs.
-// A CRD selected by two files is an error, since the stage writes exactly
-// one file per CRD and tuple. Errors name the file.
-func VariantCRDs(dirs []string, covers Covers) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+// dirs, in order, and returns those whose variant annotations cover the
+// tuple t (features/crdvariant): the variant's CRDs. A CRD selected by two
+// files is an error, since the stage writes exactly one file per CRD and
+// tuple. Errors name the file.
+func VariantCRDs(dirs []string, t featuregate.TupleGates) ([]*apiextensionsv1.CustomResourceDefinition, error) {
 	var out []*apiextensionsv1.CustomResourceDefinition
 	from := map[string]string{}
 	for _, dir := range dirs {
@@ -46,11 +46,11 @@ func VariantCRDs(dirs []string, covers Covers) ([]*apiextensionsv1.CustomResourc
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", file, err)
 			}
-			ok, err := covers(crd.Annotations)
+			variants, err := crdvariant.Decode(crd.Annotations)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", file, err)
 			}
-			if !ok {
+			if !variants.Covers(t) {
 				continue
 			}
 			if other, dup := from[crd.Name]; dup {

@@ -1,0 +1,28 @@
+package realtrees
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestEachSkipsWithoutTrees(t *testing.T) {
+	t.Setenv(Env, " ")
+	var inner *testing.T
+	t.Run("inner", func(t *testing.T) {
+		inner = t
+		Each(t, func(t *testing.T, dir string) { t.Errorf("called for %q", dir) })
+	})
+	if !inner.Skipped() {
+		t.Error("not skipped")
+	}
+}
+
+func TestEachRunsEveryTree(t *testing.T) {
+	t.Setenv(Env, "/a/one  /b/two")
+	var got []string
+	Each(t, func(t *testing.T, dir string) { got = append(got, t.Name()+"="+dir) })
+	want := []string{"TestEachRunsEveryTree/one=/a/one", "TestEachRunsEveryTree/two=/b/two"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
