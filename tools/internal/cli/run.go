@@ -30,7 +30,13 @@ func run(opts *options, stages pipeline.Stages) error {
 	if err != nil {
 		return &clicontract.Error{Code: ExitIO, Msg: fmt.Sprintf("error: --%s: %v", payloadFlag, err)}
 	}
+	lock, err := lockForRun(opts)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
 	r := pipeline.New(pipeline.Options{
+		WriteLock:     lock,
 		BaseDir:       opts.baseDir,
 		GroupVersions: opts.groupVersions,
 		PayloadDir:    payloadDir,
@@ -73,6 +79,22 @@ func run(opts *options, stages pipeline.Stages) error {
 	bl.report(r.Problems, stages)
 	printWarnings(opts, r)
 	return finish(opts, r, changes, start)
+}
+
+// lockForRun takes the tree's write lock for a run that writes, from
+// before it reads anything to the end of its write: a run that read the
+// tree while codegen watch wrote a cycle (or the reverse) would write
+// files generated from older sources next to newer ones. A run that
+// writes nothing (--verify, strict-baseline) takes none (nil).
+func lockForRun(opts *options) (*pipeline.WriteLock, error) {
+	if opts.verify || opts.writeBaseline {
+		return nil, nil
+	}
+	lock, err := pipeline.LockWrites(opts.baseDir, opts.stderr)
+	if err != nil {
+		return nil, &clicontract.Error{Code: ExitIO, Msg: fmt.Sprintf("error: %v", err)}
+	}
+	return lock, nil
 }
 
 // describeTarget says which Kubernetes release validates the CRDs, why,

@@ -14,9 +14,11 @@ import (
 
 // WriteLock is an exclusive lock on writing the generated files of one Go
 // module: every run that writes (Changes.Write) holds it while it commits,
-// and codegen watch holds it for a whole cycle, so that a one-shot run
-// (make update-codegen-crds) and a running watch never interleave their
-// writes. It is an advisory lock (flock on unix) on a file in the gatedcrd
+// and codegen watch for a whole cycle, as codegen's writing commands do
+// for a whole run (they take it before reading the tree), so that a
+// one-shot run (make update-codegen-crds) and a running watch never
+// interleave their writes, nor write files generated from sources older
+// than those the other wrote from. It is an advisory lock (flock on unix) on a file in the gatedcrd
 // cache directory named after the module directory, so the tree itself
 // gets no new file; the operating system releases it when the process
 // ends, however it ends.
