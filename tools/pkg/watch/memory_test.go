@@ -8,16 +8,19 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
 )
 
-// TestMemoryFlat runs GATEDCRD_WATCH_MEMORY_CYCLES cycles (skipped when
-// unset; issue 28 asks for 1,000) of doc-comment edits on the example,
-// each keeping the Go packages, and fails when the live heap after the
-// last cycle exceeds the live heap after the tenth by more than half:
-// what a watch keeps between cycles (packages, the file set, the graph,
-// the hashes of what it saw) must not grow with the number of cycles.
+// TestMemoryFlat runs GATEDCRD_WATCH_MEMORY_CYCLES cycles (30 by default,
+// as make test runs it; issue 28 asks for 1,000, docs/performance.md has
+// the measurement) of doc-comment edits on the example,
+// each keeping the Go packages and regenerating only the CRDs reaching
+// the edit, and fails when the live heap after a hundredth cycle or the
+// last exceeds the live heap after the tenth by more than half: what a
+// watch keeps between cycles (packages, the file set, the graph, the
+// hashes of what it saw, the declarations and the type graph) must not
+// grow with the number of cycles.
 func TestMemoryFlat(t *testing.T) {
-	cycles := envInt(t, "GATEDCRD_WATCH_MEMORY_CYCLES", 0)
-	if cycles == 0 {
-		t.Skip("set GATEDCRD_WATCH_MEMORY_CYCLES (e.g. 1000) to run")
+	cycles := envInt(t, "GATEDCRD_WATCH_MEMORY_CYCLES", 30)
+	if testing.Short() {
+		t.Skip("-short; GATEDCRD_WATCH_MEMORY_CYCLES (e.g. 1000) sets the cycles")
 	}
 	if cycles < 20 {
 		t.Fatal("GATEDCRD_WATCH_MEMORY_CYCLES: at least 20")
@@ -28,6 +31,7 @@ func TestMemoryFlat(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
+	w.seed() // as Run does: the declarations of every file, hashed
 	if rep := w.Cycle(nil); rep.Err != nil {
 		t.Fatal(rep.Err)
 	}
@@ -40,12 +44,12 @@ func TestMemoryFlat(t *testing.T) {
 		if rep.Err != nil || rep.Written == 0 {
 			t.Fatalf("cycle %d: %+v", i, rep)
 		}
-		if rep.PackagesKept {
+		if rep.PackagesKept && len(rep.Kinds) > 0 {
 			kept++
 		}
-		if i == 10 || i == cycles {
+		if i == 10 || i%100 == 0 || i == cycles {
 			heap := liveHeap()
-			t.Logf("live heap after cycle %d: %.1f MB", i, float64(heap)/1e6)
+			t.Logf("live heap after cycle %d: %.2f MB", i, float64(heap)/1e6)
 			if i == 10 {
 				base = heap
 			} else if heap > base+base/2 {
@@ -54,7 +58,7 @@ func TestMemoryFlat(t *testing.T) {
 		}
 	}
 	if kept < cycles {
-		t.Errorf("%d of %d cycles kept the Go packages", kept, cycles)
+		t.Errorf("%d of %d cycles kept the Go packages and regenerated only the CRDs reaching the edit", kept, cycles)
 	}
 }
 

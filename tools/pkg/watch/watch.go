@@ -145,7 +145,7 @@ func New(baseDir string, opts Options) (*Watcher, error) {
 		return nil, fmt.Errorf("watch: %w", err)
 	}
 	w := &Watcher{opts: opts, base: base, fsw: fsw, watched: map[string]bool{}, seen: map[string][32]byte{}, full: true,
-		decls: map[string]map[string][32]byte{}, types: typeRefs{refs: map[string][]string{}, roots: map[string][]string{}},
+		decls: map[string]map[string][32]byte{},
 		session: goload.NewSession(base)}
 	if err := w.watchTree(base); err != nil {
 		fsw.Close()
@@ -503,7 +503,7 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 		}
 	}
 	if loaded != nil {
-		w.recordTypes(loaded, universe)
+		w.recordTypes(loaded, universe, scope == nil)
 		w.moduleDir = loaded.moduleDir
 		w.graph = w.graph.update(loaded, scope == nil)
 		for _, dir := range loaded.watchDirs(w.base) {
@@ -518,8 +518,12 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 
 // recordTypes records the types of the root packages a successful run
 // type-checked; a root it did not check has its types forgotten (all its
-// CRDs regenerate when a change concerns it).
-func (w *Watcher) recordTypes(g *graph, u *goload.Universe) {
+// CRDs regenerate when a change concerns it). A full run's replace the
+// graph, so types deleted or renamed since do not stay in it.
+func (w *Watcher) recordTypes(g *graph, u *goload.Universe, full bool) {
+	if full || w.types.refs == nil {
+		w.types = typeRefs{refs: map[string][]string{}, roots: map[string][]string{}}
+	}
 	names := map[string]string{}
 	for gv, path := range g.versionPaths {
 		names[path] = gv
