@@ -32,6 +32,11 @@
 // --build-only builds the programs and prints the time and size of each,
 // for a CI step that fills the cache.
 //
+// --serve keeps the server of one release up and runs, per JSON request
+// on standard input, the suites of the CRD and suite files it names,
+// answering one JSON line on standard output (serve.go, the messages of
+// internal/suiteserve): codegen watch --suites is its client.
+//
 // # Kubernetes version
 //
 // The release is chosen as codegen chooses it (internal/kubetarget):
