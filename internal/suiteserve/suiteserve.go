@@ -39,6 +39,9 @@ type Result struct {
 	// prepared.
 	Output   string        `json:"output,omitempty"`
 	Duration time.Duration `json:"duration"`
+	// Where says where the run spent its time (suite.Stats: batches,
+	// CRD installs, tests, CRD removals); "" when nothing ran.
+	Where string `json:"where,omitempty"`
 	// Error is set for a request that could not be read.
 	Error string `json:"error,omitempty"`
 }

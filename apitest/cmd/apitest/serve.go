@@ -115,6 +115,7 @@ func runRequested(ctx context.Context, cfg *config, srv *server.Server, req suit
 		}
 	}
 	pairs := 0
+	stats := &suite.Stats{}
 	for _, vd := range slices.Sorted(maps.Keys(dirs)) {
 		plan := prepareVersionDir(cfg, vd, wanted, root)
 		if plan == nil {
@@ -127,10 +128,16 @@ func runRequested(ctx context.Context, cfg *config, srv *server.Server, req suit
 			plan = plan.Filter(cfg.filter.MatchString)
 		}
 		pairs += plan.Suites()
-		suite.RunPlan(root, plan, suiteOptions(cfg, cfg.skip, srv))
+		opts := suiteOptions(cfg, cfg.skip, srv)
+		opts.Stats = stats
+		suite.RunPlan(root, plan, opts)
 	}
 	passed, failed, skipped := rep.summary()
-	return suiteserve.Result{Pairs: pairs, Passed: passed, Failed: failed, Skipped: skipped, Output: text.String(), Duration: time.Since(start)}
+	res := suiteserve.Result{Pairs: pairs, Passed: passed, Failed: failed, Skipped: skipped, Output: text.String(), Duration: time.Since(start)}
+	if stats.Batches > 0 {
+		res.Where = stats.String()
+	}
+	return res
 }
 
 // prepareVersionDir plans the suites of one version directory and

@@ -88,7 +88,7 @@ func TestServeRunsTheSuitesOfTheRequestedFiles(t *testing.T) {
 
 	// An ungated suite matches every feature set's CRD file of v1.
 	res := s.request(suiteserve.Request{SuiteFiles: []string{suitePath}})
-	if res.Pairs != 5 || res.Failed != 0 || res.Passed == 0 || res.Output != "" {
+	if res.Pairs != 5 || res.Failed != 0 || res.Passed == 0 || res.Output != "" || !strings.HasPrefix(res.Where, "5 batches: CRD installs ") {
 		t.Errorf("the ungated suite: %+v, want 5 pairs that pass and no output", res)
 	}
 	// v1alpha1's one CRD file has one suite; v1's suites do not run.

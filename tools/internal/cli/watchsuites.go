@@ -145,7 +145,11 @@ func summary(r suiteserve.Result, version string) string {
 	if r.Skipped > 0 {
 		counts += fmt.Sprintf(", %d skipped", r.Skipped)
 	}
-	return fmt.Sprintf("%s in %d (suite × CRD file) pair(s) on Kubernetes %s; %v", counts, r.Pairs, version, r.Duration.Round(time.Millisecond))
+	line := fmt.Sprintf("%s in %d (suite × CRD file) pair(s) on Kubernetes %s; %v", counts, r.Pairs, version, r.Duration.Round(time.Millisecond))
+	if r.Where != "" {
+		line += " (" + r.Where + ")"
+	}
+	return line
 }
 
 // requestFor names the generated CRD files a cycle wrote and the suite

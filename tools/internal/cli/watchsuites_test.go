@@ -177,6 +177,20 @@ func (l *outputLog) waitFor(t testing.TB, prefix string) string {
 	}
 }
 
+// waitForAll waits for a line starting with each prefix, in any order.
+func (l *outputLog) waitForAll(t testing.TB, prefixes ...string) {
+	t.Helper()
+	seen := map[string]bool{}
+	for len(seen) < len(prefixes) {
+		line := l.waitFor(t, "")
+		for _, p := range prefixes {
+			if strings.HasPrefix(line, p) {
+				seen[p] = true
+			}
+		}
+	}
+}
+
 func (l *outputLog) text() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -36,7 +36,7 @@ func fakeAPITest(t *testing.T, ready, result string) (program, args, requests st
 // lines of cycles that run nothing, and a clean stop.
 func TestSuiteRunnerRequestsAndPrints(t *testing.T) {
 	program, argsLog, requestsLog := fakeAPITest(t, `{"ready":true,"kubeVersion":"1.32"}`,
-		`{"pairs":2,"passed":3,"failed":1,"output":"FAIL  the pair\n    --- FAIL: onCreate/the test\n","duration":1000000}`)
+		`{"pairs":2,"passed":3,"failed":1,"output":"FAIL  the pair\n    --- FAIL: onCreate/the test\n","duration":1000000,"where":"2 batches: ..."}`)
 	base := t.TempDir()
 	suitePath := filepath.Join(base, "api/v1/tests/widgets.example.com/Gate.yaml")
 	if err := os.MkdirAll(filepath.Dir(suitePath), 0o755); err != nil {
@@ -62,7 +62,7 @@ func TestSuiteRunnerRequestsAndPrints(t *testing.T) {
 
 	want := "suites #1: no CRD file or suite changed\n" +
 		"suites #2: not run, the cycle failed\n" +
-		"suites #3: 3 passed, 1 failed in 2 (suite × CRD file) pair(s) on Kubernetes 1.32; 1ms\n" +
+		"suites #3: 3 passed, 1 failed in 2 (suite × CRD file) pair(s) on Kubernetes 1.32; 1ms (2 batches: ...)\n" +
 		"FAIL  the pair\n    --- FAIL: onCreate/the test\n"
 	if got := out.String(); got != want {
 		t.Errorf("printed\n%s\nwant\n%s", got, want)
