@@ -125,13 +125,7 @@ func toggleEndComment(b testing.TB, p string) {
 	if !found {
 		s += mark
 	}
-	tmp := p + ".new"
-	if err := os.WriteFile(tmp, []byte(s), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		b.Fatal(err)
-	}
+	testtree.SaveByRename(b, p, s)
 }
 
 // treeCPU returns the CPU time (user and system) that pid and its
