@@ -145,7 +145,7 @@ func New(baseDir string, opts Options) (*Watcher, error) {
 		return nil, fmt.Errorf("watch: %w", err)
 	}
 	w := &Watcher{opts: opts, base: base, fsw: fsw, watched: map[string]bool{}, seen: map[string][32]byte{}, full: true,
-		decls: map[string]map[string][32]byte{},
+		decls:   map[string]map[string][32]byte{},
 		session: goload.NewSession(base)}
 	if err := w.watchTree(base); err != nil {
 		fsw.Close()
