@@ -31,3 +31,22 @@ func TestPeakIsPlausible(t *testing.T) {
 		t.Errorf("Peak = %d, %d, %v", self, children, ok)
 	}
 }
+
+// TestCPUCountsWaitedChildren: the CPU time of a child that spun counts
+// towards CPU once it has been waited for, in the same unit, as the
+// benchmarks that read CPU across apitest and its server programs need.
+func TestCPUCountsWaitedChildren(t *testing.T) {
+	before, ok := CPU()
+	if !ok {
+		t.Fatal("CPU reported nothing")
+	}
+	cmd := exec.Command("sh", "-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done")
+	if err := cmd.Run(); err != nil {
+		t.Skip("no sh:", err)
+	}
+	child := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	after, _ := CPU()
+	if child <= 0 || after-before < child {
+		t.Errorf("CPU grew by %v across a child that used %v", after-before, child)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"syscall"
+	"time"
 )
 
 // Of returns the peak resident set size of an exited child, in bytes. On
@@ -28,6 +29,21 @@ func Peak() (self, children int64, ok bool) {
 		return 0, 0, false
 	}
 	return bytes(int64(s.Maxrss)), bytes(int64(c.Maxrss)), true
+}
+
+// CPU returns the user and system CPU time of this process and of the
+// children it has waited for, together: what a benchmark of work spread
+// over a process and its server programs compares.
+func CPU() (time.Duration, bool) {
+	var s, c syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &s) != nil || syscall.Getrusage(syscall.RUSAGE_CHILDREN, &c) != nil {
+		return 0, false
+	}
+	total := time.Duration(0)
+	for _, tv := range []syscall.Timeval{s.Utime, s.Stime, c.Utime, c.Stime} {
+		total += time.Duration(tv.Nano())
+	}
+	return total, true
 }
 
 // bytes converts ru_maxrss to bytes.

@@ -10,43 +10,73 @@ import (
 	"testing"
 
 	"github.com/gatedcrd/gatedcrd/apitest/kubeversion"
+	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
+	"github.com/gatedcrd/gatedcrd/internal/rusage"
 )
 
 // BenchmarkRealCorpus runs every suite of a real API repository, fetched
 // as the Go module named by GATEDCRD_BENCH_MODULE, on the Kubernetes
-// version GATEDCRD_BENCH_KUBE_VERSION (default: the linked one), through
-// the command. The program is built before the timer starts; each
-// iteration includes starting the server. make bench sets both to what
-// make conformance-suites runs.
+// versions GATEDCRD_BENCH_KUBE_VERSION names (one, a list or a range, as
+// --kube-version takes them; default: the linked one), through the
+// command, with the skip list GATEDCRD_BENCH_SKIP names, if any. The
+// programs are built before the timer starts; each iteration includes
+// starting the servers. Besides the time it reports the tests that passed
+// and failed (a version whose error wording differs from the suites' fails
+// tests without making the figures less comparable) and the CPU seconds
+// of the command and its server programs, the figure that stays
+// comparable on a shared machine. make bench sets the variables to what
+// make conformance-suites runs, on the 6-version matrix.
 func BenchmarkRealCorpus(b *testing.B) {
 	module := os.Getenv("GATEDCRD_BENCH_MODULE")
 	if module == "" {
 		b.Skip("set GATEDCRD_BENCH_MODULE to a module@version holding suites")
 	}
-	minor := os.Getenv("GATEDCRD_BENCH_KUBE_VERSION")
-	if minor == "" {
-		minor = kubeversion.Linked
+	versions := os.Getenv("GATEDCRD_BENCH_KUBE_VERSION")
+	if versions == "" {
+		versions = kubeversion.Linked
 	}
-	v, err := kubeversion.Lookup(minor)
+	buildPrograms(b, versions)
+	args := []string{"--base-dir", moduleDir(b, module), "--kube-version", versions}
+	if skip := os.Getenv("GATEDCRD_BENCH_SKIP"); skip != "" {
+		args = append(args, "--skip", skip)
+	}
+	var passed, failed int
+	cpuBefore, _ := rusage.CPU()
+	for b.Loop() {
+		var out bytes.Buffer
+		code := run(b.Context(), args, &out, io.Discard)
+		m := summaryLine.FindStringSubmatch(lastLine(out.String()))
+		if m == nil || (code != exitPassed && code != exitFailed) {
+			b.Fatalf("exit %d:\n%s", code, out.String())
+		}
+		passed, _ = strconv.Atoi(m[1])
+		failed, _ = strconv.Atoi(m[2])
+	}
+	cpuAfter, _ := rusage.CPU()
+	b.ReportMetric(float64(passed), "passed/op")
+	b.ReportMetric(float64(failed), "failed/op")
+	b.ReportMetric((cpuAfter-cpuBefore).Seconds()/float64(b.N), "cpu-s/op")
+}
+
+// buildPrograms builds (or finds in the cache) the server programs of the
+// versions a benchmark runs, outside its timer.
+func buildPrograms(b *testing.B, versions string) {
+	minors, err := repoconfig.ParseKubeVersions(versions)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if v.Minor != kubeversion.Linked {
+	for _, m := range minors {
+		v, err := kubeversion.Lookup(m.String())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if v.Minor == kubeversion.Linked {
+			continue
+		}
 		if _, err := kubeversion.Build(b.Context(), v, kubeversion.BuildOptions{Progress: os.Stderr}); err != nil {
 			b.Fatal(err)
 		}
 	}
-	dir := moduleDir(b, module)
-	var passed int
-	for b.Loop() {
-		var out bytes.Buffer
-		if code := run(b.Context(), []string{"--base-dir", dir, "--kube-version", v.Minor}, &out, io.Discard); code != exitPassed {
-			b.Fatalf("exit %d:\n%s", code, out.String())
-		}
-		m := summaryLine.FindStringSubmatch(lastLine(out.String()))
-		passed, _ = strconv.Atoi(m[1])
-	}
-	b.ReportMetric(float64(passed), "tests/op")
 }
 
 // moduleDir downloads a module through the module proxy and returns its
