@@ -67,6 +67,12 @@ func newAPIExtensionsServer(c apiserverConfig) (*extensionsapiserver.CustomResou
 
 	rec.Etcd.StorageConfig.Transport.ServerList = []string{c.etcdURL}
 	rec.Etcd.StorageConfig.Prefix = c.etcdPrefix
+	// No watch cache: it only serves lists and watches faster, and the
+	// tests list nothing. Without it, every CRD change no longer starts a
+	// cache (a list and a watch of etcd) for the rebuilt storage, and no
+	// write is decoded a second time for a cache; a Get reads etcd
+	// either way.
+	rec.Etcd.EnableWatchCache = false
 
 	port := c.listener.Addr().(*net.TCPAddr).Port
 	rec.SecureServing.Listener = c.listener
