@@ -100,9 +100,10 @@ func Resource(crd *CRD, version string) schema.GroupVersionResource {
 
 // InstallCRDs creates all the given CRDs, then waits until the server
 // serves every one of them: each is Established, discovery and the OpenAPI
-// v3 document list the resource of each served version, and the server's
-// post-establishment delay of creates (see establishedCreateDelay) is
-// over. Waiting for a whole batch at once costs the delay once rather than
+// v3 document list the resource of each served version (without OpenAPI
+// waits, see SetOpenAPIWaits: the handler of custom resources has seen
+// it), and the server's post-establishment delay of creates (see
+// establishedCreateDelay) is over. Waiting for a whole batch at once costs the delay once rather than
 // once per CRD.
 //
 // The CRDs must not exist yet: reinstalling a name needs DeleteCRDs first.
@@ -137,7 +138,7 @@ func (s *Server) InstallCRDs(ctx context.Context, crds ...*CRD) (_ []*CRD, err e
 	if err := s.waitDiscovery(ctx, installed); err != nil {
 		return nil, err
 	}
-	if err := s.waitOpenAPIListing(ctx, installed, true); err != nil {
+	if err := s.waitServed(ctx, installed); err != nil {
 		return nil, err
 	}
 	var latest time.Time
@@ -172,9 +173,9 @@ func (s *Server) GetCRD(ctx context.Context, name string) (*CRD, error) {
 }
 
 // DeleteCRDs deletes the named CRDs (and with them all their objects) and
-// waits until they are gone from the API, from discovery and from the
-// OpenAPI v3 documents, so that the same names can be installed again,
-// with another schema. Names that do not exist are ignored.
+// waits until they are gone from the API, from discovery and (unless
+// OpenAPI waits are off) from the OpenAPI v3 documents, so that the same
+// names can be installed again, with another schema. Names that do not exist are ignored.
 func (s *Server) DeleteCRDs(ctx context.Context, names ...string) error {
 	var deleted []*CRD
 	for _, name := range names {
@@ -210,12 +211,47 @@ func (s *Server) DeleteCRDs(ctx context.Context, names ...string) error {
 			}
 		}
 	}
+	if !s.openAPIWaits() {
+		return nil
+	}
 	return s.waitOpenAPIListing(ctx, deleted, false)
 }
 
-// nudgeInterval is how long waitGone lets a deleted CRD linger before it
-// nudges the server's CRD finalizer.
-const nudgeInterval = 500 * time.Millisecond
+// SetOpenAPIWaits says whether the CRD helpers (InstallCRDs, DeleteCRDs,
+// PatchCRD) wait until the published OpenAPI v3 documents show their
+// change, as they do by default. A client that never reads those
+// documents, such as the suite runner, turns the waits off: the helpers
+// then wait only for the handler of custom resources (see syncHandler),
+// which is all that creating and updating objects depends on. That spares
+// the server from serializing, and the client from decoding, a
+// group-version's whole document on every poll, and the client from
+// building the documents of a patched CRD twice to learn whether the
+// patch changes them.
+func (s *Server) SetOpenAPIWaits(on bool) { s.skipOpenAPI.Store(!on) }
+
+func (s *Server) openAPIWaits() bool { return !s.skipOpenAPI.Load() }
+
+// waitServed waits until the server serves the resources of freshly
+// established CRDs: until the OpenAPI documents list them, or, without
+// OpenAPI waits, until the handler of custom resources has seen them.
+func (s *Server) waitServed(ctx context.Context, installed []*CRD) error {
+	if s.openAPIWaits() {
+		return s.waitOpenAPIListing(ctx, installed, true)
+	}
+	return s.syncHandler(ctx)
+}
+
+// How long waitGone lets a deleted CRD linger before it nudges the
+// server's CRD finalizer, and again between nudges: soon when the
+// finalizer has recorded a failure (see finalizerFailed), which is how a
+// stall starts, and otherwise only after a while, for stalls that show no
+// sign. Every nudge is an update that the server validates like any other,
+// compiling every CEL rule of the CRD, so nudging a CRD that is merely
+// waiting its turn among a batch being deleted costs CPU and helps nothing.
+const (
+	nudgeInterval        = 500 * time.Millisecond
+	nudgeIntervalNoSigns = 5 * time.Second
+)
 
 // nudgeAnnotation is the annotation waitGone sets on a lingering CRD.
 const nudgeAnnotation = "apitest.gatedcrd.io/finalizer-nudge"
@@ -224,17 +260,18 @@ const nudgeAnnotation = "apitest.gatedcrd.io/finalizer-nudge"
 // replaced by a CRD of the same name).
 //
 // A deleted CRD is removed by the server's CRD finalizer once it has
-// deleted the CRD's objects. That controller can stall: when listing the
-// objects fails (as it does while the resource's watch cache is still
-// initialising, for example right after the CRD was created) and its retry
+// deleted the CRD's objects. That controller can stall: when listing or
+// deleting the objects fails (as listing does while the resource's watch
+// cache is still initialising, for a server with watch caches) it records
+// the failure in the Terminating condition and retries, and when the retry
 // then reads its own cache before that cache has seen its previous status
 // write, the retry ends in a conflict that it drops, expecting another
-// event; the events of its own writes touch only the Terminating condition,
-// which it ignores. The CRD then stays until the informer's next resync,
-// minutes later. So while a CRD lingers, waitGone changes an annotation on
-// it every nudgeInterval: a change the finalizer does not ignore.
+// event; the events of its own writes touch only the Terminating
+// condition, which it ignores. The CRD then stays until the informer's
+// next resync, minutes later. So while a CRD lingers, waitGone changes an
+// annotation on it (see nudgeDue): a change the finalizer does not ignore.
 func (s *Server) waitGone(ctx context.Context, crd *CRD) error {
-	nextNudge := time.Now().Add(nudgeInterval)
+	lastNudge := time.Now()
 	nudges := 0
 	return wait.PollUntilContextCancel(ctx, pollInterval, true, func(ctx context.Context) (bool, error) {
 		current, err := s.GetCRD(ctx, crd.Name)
@@ -247,17 +284,35 @@ func (s *Server) waitGone(ctx context.Context, crd *CRD) error {
 		if current.UID != crd.UID {
 			return true, nil
 		}
-		if time.Now().After(nextNudge) {
+		if nudgeDue(current, time.Since(lastNudge)) {
 			nudges++
 			patch := fmt.Sprintf(`{"metadata":{"annotations":{%q:"%d"}}}`, nudgeAnnotation, nudges)
 			_, err := s.crds.ApiextensionsV1().CustomResourceDefinitions().Patch(ctx, crd.Name, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
 			if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
 				return false, fmt.Errorf("nudging the CRD finalizer: %w", err)
 			}
-			nextNudge = time.Now().Add(nudgeInterval)
+			lastNudge = time.Now()
 		}
 		return false, nil
 	})
+}
+
+// nudgeDue tells whether waitGone nudges a lingering deleted CRD that it
+// last nudged (or started waiting for) the given time ago.
+func nudgeDue(crd *CRD, since time.Duration) bool {
+	if finalizerFailed(crd) {
+		return since >= nudgeInterval
+	}
+	return since >= nudgeIntervalNoSigns
+}
+
+// finalizerFailed tells whether the CRD finalizer has recorded a failure
+// to delete or count a CRD's objects: a Terminating condition whose
+// reason is one of those the finalizer of every supported release gives
+// a failure (k8s.io/apiextensions-apiserver/pkg/controller/finalizer).
+func finalizerFailed(crd *CRD) bool {
+	c := findCondition(crd, apiextensionsv1.Terminating)
+	return c != nil && (c.Reason == "InstanceDeletionFailed" || c.Reason == "InstanceDeletionCheck")
 }
 
 // PatchCRD applies an RFC 6902 JSON patch to the named CRD and waits until
@@ -269,11 +324,12 @@ func (s *Server) waitGone(ctx context.Context, crd *CRD) error {
 // The wait: the server builds the storage of a custom resource (schema,
 // CEL rules, subresources) from its CRD when it first needs it and drops
 // it when its handler of custom resources sees the spec change, which
-// syncHandler waits for. PatchCRD also waits until the group-version's
-// published OpenAPI v3 document shows the change, when it changes that
-// document at all (printer columns, for example, do not). The document
-// covers a whole group-version, so CRDs of one group-version must not be
-// patched concurrently.
+// syncHandler waits for. Unless OpenAPI waits are off (SetOpenAPIWaits),
+// PatchCRD also waits until the group-version's published OpenAPI v3
+// document shows the change, when it changes that document at all
+// (printer columns, for example, do not). The document covers a whole
+// group-version, so with OpenAPI waits, CRDs of one group-version must not
+// be patched concurrently.
 func (s *Server) PatchCRD(ctx context.Context, name string, jsonPatch []byte) (revert func(context.Context) error, err error) {
 	before, err := s.GetCRD(ctx, name)
 	if err != nil {
@@ -319,6 +375,12 @@ func (s *Server) PatchCRD(ctx context.Context, name string, jsonPatch []byte) (r
 // changeCRD runs change, which modifies the CRD whose current state is
 // before, and waits until the server serves the result (see PatchCRD).
 func (s *Server) changeCRD(ctx context.Context, before *CRD, change func(context.Context) (*CRD, error)) error {
+	if !s.openAPIWaits() {
+		if _, err := change(ctx); err != nil {
+			return err
+		}
+		return s.syncHandler(ctx)
+	}
 	hashes, err := s.openAPIHashes(ctx)
 	if err != nil {
 		return err

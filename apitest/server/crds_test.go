@@ -3,6 +3,7 @@ package server
 import (
 	"strings"
 	"testing"
+	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -121,6 +122,41 @@ func TestDecodeObject(t *testing.T) {
 	for _, text := range []string{"", "null", "- a\n", "a: [b\n"} {
 		if _, err := DecodeObject([]byte(text)); err == nil {
 			t.Errorf("DecodeObject(%q) succeeded", text)
+		}
+	}
+}
+
+// TestNudgeDue: a lingering CRD whose finalizer recorded a failure is
+// nudged soon; one without a sign of trouble (waiting its turn while a
+// batch is deleted) only after the longer interval.
+func TestNudgeDue(t *testing.T) {
+	terminating := func(reason string) *CRD {
+		crd := &CRD{}
+		crd.Status.Conditions = []apiextensionsv1.CustomResourceDefinitionCondition{
+			{Type: apiextensionsv1.Established, Status: apiextensionsv1.ConditionTrue, Reason: "InitialNamesAccepted"},
+			{Type: apiextensionsv1.Terminating, Status: apiextensionsv1.ConditionTrue, Reason: reason},
+		}
+		return crd
+	}
+	for _, c := range []struct {
+		crd   *CRD
+		since time.Duration
+		want  bool
+	}{
+		{terminating("InstanceDeletionFailed"), nudgeInterval, true},
+		{terminating("InstanceDeletionCheck"), nudgeInterval, true},
+		{terminating("InstanceDeletionFailed"), nudgeInterval - time.Millisecond, false},
+		{terminating("InstanceDeletionInProgress"), nudgeInterval, false},
+		{terminating("InstanceDeletionInProgress"), nudgeIntervalNoSigns, true},
+		{&CRD{}, nudgeIntervalNoSigns - time.Millisecond, false},
+		{&CRD{}, nudgeIntervalNoSigns, true},
+	} {
+		reason := "no condition"
+		if tc := findCondition(c.crd, apiextensionsv1.Terminating); tc != nil {
+			reason = tc.Reason
+		}
+		if got := nudgeDue(c.crd, c.since); got != c.want {
+			t.Errorf("nudgeDue(%s, %v) = %v, want %v", reason, c.since, got, c.want)
 		}
 	}
 }

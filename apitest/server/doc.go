@@ -51,7 +51,10 @@
 // informer drives the OpenAPI publisher and the handler of custom
 // resources, so a changed document shows that the server has seen the CRD
 // change. Without that wait, a create issued straight after a CRD update
-// can still be validated against the old schema.
+// can still be validated against the old schema. A client that never reads
+// the OpenAPI documents turns those waits off (Server.SetOpenAPIWaits, as
+// the suite runner does); the helpers then wait for the handler of custom
+// resources itself, through a probe CRD, which is cheaper for both sides.
 //
 //   - InstallCRDs (and InstallCRDsYAML) create a batch of CRDs and return
 //     once each is Established, listed by discovery and part of the

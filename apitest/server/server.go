@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -55,6 +56,9 @@ type Server struct {
 	crds       apiextensionsclient.Interface
 	discovery  *discovery.DiscoveryClient
 	barriers   barriers // the probe CRDs of syncHandler
+	// skipOpenAPI turns the CRD helpers' OpenAPI waits off (see
+	// SetOpenAPIWaits).
+	skipOpenAPI atomic.Bool
 
 	etcd      *embed.Etcd
 	done      chan struct{}           // closed when the API server has returned

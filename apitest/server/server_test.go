@@ -76,7 +76,21 @@ func wantInvalid(t *testing.T, err error, fragments ...string) {
 }
 
 func TestWidgetLifecycle(t *testing.T) {
+	widgetLifecycle(t, sharedServer(t))
+}
+
+// TestWidgetLifecycleWithoutOpenAPIWaits runs the lifecycle with the CRD
+// helpers waiting only for the handler of custom resources, as the suite
+// runner has them: every install, patch, revert and reinstall must still
+// take effect before the helper returns.
+func TestWidgetLifecycleWithoutOpenAPIWaits(t *testing.T) {
 	s := sharedServer(t)
+	s.SetOpenAPIWaits(false)
+	t.Cleanup(func() { s.SetOpenAPIWaits(true) })
+	widgetLifecycle(t, s)
+}
+
+func widgetLifecycle(t *testing.T, s *Server) {
 	ctx := testContext(t)
 
 	start := time.Now()

@@ -33,15 +33,17 @@ type Options struct {
 	// release.openshift.io/major-version) is read by file name (SPEC §9.2);
 	// a repository's referenceEra forces one.
 	Era payload.Era
-	// Server runs the tests; nil means server.Shared().
+	// Server runs the tests; nil means server.Shared(). RunPlan turns
+	// its OpenAPI waits off (server.Server.SetOpenAPIWaits): no test
+	// reads the OpenAPI documents.
 	Server *server.Server
 	// Timeout bounds each test, and each installation or removal of a
 	// batch of CRDs (default 2 minutes).
 	Timeout time.Duration
 	// Parallel is how many variants run at once (default 4). Variants of
-	// one group-version always run one after the other: the server
-	// publishes one OpenAPI document per group-version, which is how a
-	// CRD patch is seen to have taken effect (see server.PatchCRD).
+	// one group-version always run one after the other, so that the
+	// tests of a CRD patch (initialCRDPatches) and the other tests of
+	// its group-version never overlap.
 	Parallel int
 	// Strict rejects suite files with the defects that openshift/api's
 	// own runner accepts, instead of running them as that runner does
@@ -160,6 +162,7 @@ func RunPlan(r Reporter, plan *Plan, opts Options) {
 			return
 		}
 	}
+	srv.SetOpenAPIWaits(false)
 	for _, batch := range plan.Batches {
 		if !runBatch(r, srv, batch, opts) {
 			return
