@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -75,5 +76,20 @@ func TestProgramServes(t *testing.T) {
 				t.Errorf("the stopped program left %s", e.Name())
 			}
 		})
+	}
+}
+
+// TestProgramEnv: a server program gets the collector settings of
+// programGC, except those the environment sets itself.
+func TestProgramEnv(t *testing.T) {
+	got := programEnv([]string{"HOME=/h", "GOGC=50"})
+	want := []string{"HOME=/h", "GOGC=50", "GOMEMLIMIT=1536MiB"}
+	if !slices.Equal(got, want) {
+		t.Errorf("programEnv = %q, want %q", got, want)
+	}
+	got = programEnv([]string{"HOME=/h"})
+	want = []string{"HOME=/h", "GOGC=400", "GOMEMLIMIT=1536MiB"}
+	if !slices.Equal(got, want) {
+		t.Errorf("programEnv = %q, want %q", got, want)
 	}
 }
