@@ -10,6 +10,7 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/apitest/server"
 	"github.com/gatedcrd/gatedcrd/features/payload"
+	"k8s.io/apimachinery/pkg/api/equality"
 )
 
 // Variant is one CRD file installed in one version, and the suites that
@@ -52,10 +53,13 @@ func (v *Variant) FullTestName(s *Suite, kind, test string) string {
 type Plan struct {
 	// Batches are installed one after the other, each as a whole (the
 	// server delays the first creates after an install, once per batch),
-	// and removed before the next. A CRD name can only have one variant
-	// installed at a time, so the variants of a name go to successive
-	// batches and each batch holds at most one variant per name. There
-	// are as many batches as the largest number of variants of one name.
+	// and removed before the next. A CRD name can only have one CRD
+	// installed at a time, so each batch holds one CRD per name: the
+	// variants of a name whose CRDs have the same spec (as the CRD files
+	// of several feature sets often do) share a batch and one
+	// installation of the first one's CRD (see sameSpec); the others go
+	// to successive batches. There are as many batches as the largest
+	// number of distinct specs of one name.
 	Batches [][]*Variant
 	// Warnings are the defects of the suite files that lenient parsing
 	// accepted (see ParseWith), file by file.
@@ -245,19 +249,21 @@ func newPlan(pairs []pairing) (*Plan, error) {
 		byName[v.CRD.Name] = append(byName[v.CRD.Name], v)
 	}
 	names := make([]string, 0, len(byName))
+	slots := map[string][][]*Variant{}
 	for name, list := range byName {
 		names = append(names, name)
 		slices.SortFunc(list, func(a, b *Variant) int {
 			return cmp.Or(strings.Compare(a.File.Path, b.File.Path), strings.Compare(a.Version, b.Version))
 		})
+		slots[name] = bySpec(list)
 	}
 	slices.Sort(names)
 	plan := &Plan{}
 	for i := 0; ; i++ {
 		var batch []*Variant
 		for _, name := range names {
-			if i < len(byName[name]) {
-				batch = append(batch, byName[name][i])
+			if i < len(slots[name]) {
+				batch = append(batch, slots[name][i]...)
 			}
 		}
 		if len(batch) == 0 {
@@ -266,6 +272,31 @@ func newPlan(pairs []pairing) (*Plan, error) {
 		plan.Batches = append(plan.Batches, batch)
 	}
 	return plan, errors.Join(errs...)
+}
+
+// bySpec groups the variants of one CRD name by their CRD's spec, in
+// the order each spec first appears.
+func bySpec(list []*Variant) [][]*Variant {
+	var groups [][]*Variant
+	for _, v := range list {
+		i := slices.IndexFunc(groups, func(g []*Variant) bool { return sameSpec(g[0].CRD, v.CRD) })
+		if i < 0 {
+			groups = append(groups, []*Variant{v})
+			continue
+		}
+		groups[i] = append(groups[i], v)
+	}
+	return groups
+}
+
+// sameSpec tells whether two CRDs of one name have the same spec. The
+// server validates, defaults and stores custom resources by the spec
+// alone (their schemas, CEL rules, subresources, names); the metadata,
+// where the CRD files of different feature sets or profiles differ when
+// their schemas do not, plays no part. So variants whose CRDs have the same
+// spec can run their suites on one installation.
+func sameSpec(a, b *server.CRD) bool {
+	return equality.Semantic.DeepEqual(a.Spec, b.Spec)
 }
 
 // suiteVersion returns the CRD version a suite tests: its version field,

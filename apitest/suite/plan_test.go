@@ -10,10 +10,15 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 )
 
+// TestNewPlanBatches: one CRD per name in a batch; variants whose CRDs
+// have the same spec share one (whatever their metadata), the others go
+// to later batches.
 func TestNewPlanBatches(t *testing.T) {
 	w1 := crdFile(t, "widgets-1.crd.yaml", nil)
-	w2 := crdFile(t, "widgets-2.crd.yaml", nil)
-	w3 := crdFile(t, "widgets-3.crd.yaml", nil)
+	w2 := withSpecField(crdFile(t, "widgets-2.crd.yaml", nil), "colour")
+	w3 := withSpecField(crdFile(t, "widgets-3.crd.yaml", nil), "size")
+	w4 := crdFile(t, "widgets-4.crd.yaml", map[string]string{featureSet: "TechPreviewNoUpgrade"})
+	w5 := withSpecField(crdFile(t, "widgets-5.crd.yaml", nil), "size")
 	g1 := crdFile(t, "gadgets-1.crd.yaml", nil)
 	a, b := &Suite{Path: "a.yaml"}, &Suite{Path: "b.yaml"}
 	plan, err := newPlan([]pairing{
@@ -22,26 +27,38 @@ func TestNewPlanBatches(t *testing.T) {
 		{suite: b, file: w1, version: "v1"},
 		{suite: a, file: g1, version: "v1"},
 		{suite: a, file: w1, version: "v1"},
+		{suite: b, file: w4, version: "v1"},
+		{suite: b, file: w5, version: "v1"},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := planShape(plan)
 	want := []string{
-		"gadgets-1.crd.yaml(a.yaml) widgets-1.crd.yaml(a.yaml,b.yaml)",
+		"gadgets-1.crd.yaml(a.yaml) widgets-1.crd.yaml(a.yaml,b.yaml) widgets-4.crd.yaml(b.yaml)",
 		"widgets-2.crd.yaml(b.yaml)",
-		"widgets-3.crd.yaml(a.yaml)",
+		"widgets-3.crd.yaml(a.yaml) widgets-5.crd.yaml(b.yaml)",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("batches\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if plan.Suites() != 5 {
-		t.Errorf("Suites() = %d, want 5", plan.Suites())
+	if plan.Suites() != 7 {
+		t.Errorf("Suites() = %d, want 7", plan.Suites())
 	}
 	v := plan.Batches[0][1]
 	if len(v.CRD.Spec.Versions) != 1 || !v.CRD.Spec.Versions[0].Served || !v.CRD.Spec.Versions[0].Storage {
 		t.Errorf("the variant's CRD is not reduced to its version: %+v", v.CRD.Spec.Versions)
 	}
+}
+
+// withSpecField gives the schema of a CRD file's only version a property,
+// so that its spec differs from the other files'.
+func withSpecField(f *CRDFile, property string) *CRDFile {
+	f.CRD.Spec.Versions[0].Schema = &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{
+		Type:       "object",
+		Properties: map[string]apiextensionsv1.JSONSchemaProps{property: {Type: "string"}},
+	}}
+	return f
 }
 
 func TestTestName(t *testing.T) {

@@ -243,30 +243,41 @@ func runBatch(r Reporter, srv *server.Server, batch []*Variant, opts Options) bo
 	return true
 }
 
-// install installs a batch as a whole, and if that fails, each variant on
-// its own, so that one broken CRD fails only its own suites. It returns
-// the error of each variant that could not be installed and the names of
-// those installed.
+// install installs the CRDs of a batch as a whole, one per name (the
+// variants of a name in a batch share it, see Plan.Batches), and if that
+// fails, each on its own, so that one broken CRD fails only the suites of
+// its variants. It returns the error of each variant whose CRD could not
+// be installed and the names of those installed.
 func install(ctx context.Context, srv *server.Server, batch []*Variant) (map[*Variant]error, []string) {
-	crds := make([]*server.CRD, len(batch))
-	names := make([]string, len(batch))
-	for i, v := range batch {
-		crds[i], names[i] = v.CRD, v.CRD.Name
+	var crds []*server.CRD
+	var names []string
+	sharing := map[string][]*Variant{}
+	for _, v := range batch {
+		if sharing[v.CRD.Name] == nil {
+			crds, names = append(crds, v.CRD), append(names, v.CRD.Name)
+		}
+		sharing[v.CRD.Name] = append(sharing[v.CRD.Name], v)
 	}
-	if _, err := srv.InstallCRDs(ctx, crds...); err == nil || len(batch) == 1 {
+	failed := func(errs map[*Variant]error, crd *server.CRD, err error) map[*Variant]error {
+		for _, v := range sharing[crd.Name] {
+			errs[v] = err
+		}
+		return errs
+	}
+	if _, err := srv.InstallCRDs(ctx, crds...); err == nil || len(crds) == 1 {
 		if err != nil {
-			return map[*Variant]error{batch[0]: err}, nil
+			return failed(map[*Variant]error{}, crds[0], err), nil
 		}
 		return nil, names
 	}
 	errs := map[*Variant]error{}
 	var installed []string
-	for _, v := range batch {
-		if _, err := srv.InstallCRDs(ctx, v.CRD); err != nil {
-			errs[v] = err
+	for _, crd := range crds {
+		if _, err := srv.InstallCRDs(ctx, crd); err != nil {
+			failed(errs, crd, err)
 			continue
 		}
-		installed = append(installed, v.CRD.Name)
+		installed = append(installed, crd.Name)
 	}
 	return errs, installed
 }
