@@ -4,8 +4,8 @@ import "path/filepath"
 
 // Select returns the plan restricted to the (suite, variant) pairs keep
 // accepts, without the variants and batches left empty. The batches keep
-// their order, so the restricted plan still installs at most one variant
-// of a CRD name at a time.
+// their order, so the restricted plan still installs at most one CRD of a
+// name at a time.
 func (p *Plan) Select(keep func(v *Variant, s *Suite) bool) *Plan {
 	out := &Plan{Warnings: p.Warnings}
 	for _, batch := range p.Batches {
