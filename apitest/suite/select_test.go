@@ -26,7 +26,7 @@ func planShape(p *Plan) []string {
 
 func TestSelectKeepsOnlyTheAcceptedPairs(t *testing.T) {
 	w1 := crdFile(t, "widgets-1.crd.yaml", nil)
-	w2 := crdFile(t, "widgets-2.crd.yaml", nil)
+	w2 := withSpecField(crdFile(t, "widgets-2.crd.yaml", nil), "colour") // another batch
 	g1 := crdFile(t, "gadgets-1.crd.yaml", nil)
 	a, b := &Suite{Path: "a.yaml"}, &Suite{Path: "b.yaml"}
 	plan, err := newPlan([]pairing{
