@@ -53,7 +53,7 @@ func (s *strictBaseline) path() string {
 // read reads the baseline of a strict run, if the tree has one
 // (pipeline.Options.OnDiscovered).
 func (s *strictBaseline) read(d *pipeline.Discovered) error {
-	s.base = d.BaseDir
+	s.base = d.Discovery.BaseDir
 	if !d.Run.Strict() || s.opts.writeBaseline {
 		return nil
 	}

@@ -48,6 +48,7 @@ func run(opts *options, stages pipeline.Stages) error {
 		CELCosts:      opts.celCosts,
 		Progress:      opts.stderr,
 	})
+	r.Options.OnValidated = func(v *pipeline.CRDValidation) { printValidation(opts, r, v) }
 	d, err := r.Discover()
 	var kv *pipeline.KubeVersionError
 	if errors.As(err, &kv) {
@@ -56,12 +57,11 @@ func run(opts *options, stages pipeline.Stages) error {
 	if err != nil {
 		return fail(opts, r, err)
 	}
-	progress(opts, "codegen: %d API group(s), %d group-version(s) under %s", len(d.Groups), len(d.Versions()), opts.baseDir)
+	progress(opts, "codegen: %d API group(s), %d group-version(s) under %s", len(d.Discovery.Groups), len(d.Discovery.Versions()), opts.baseDir)
 	if stages&pipeline.ManifestMerge != 0 {
 		progress(opts, "%s", r.RelativeText("codegen: "+describeTarget(r.KubeTarget)))
 	}
 	changes, err := d.Generate()
-	printValidation(opts, r)
 	if err != nil {
 		return fail(opts, r, err)
 	}
@@ -137,11 +137,7 @@ func (o *options) payloadDirIn(base string) string {
 
 // printValidation reports the API server's validation of the merged CRDs
 // and, with --cel-costs, the most expensive CEL rules.
-func printValidation(opts *options, r *pipeline.Run) {
-	v := r.CRDValidation
-	if v == nil {
-		return
-	}
+func printValidation(opts *options, r *pipeline.Run, v *pipeline.CRDValidation) {
 	progress(opts, "codegen: %d CRD file(s) (%d distinct CRDs, %d verdict(s) from the cache) validated as Kubernetes %s does (%d also as upgrades of the committed file) in %s; %d finding(s)",
 		v.Result.Files, v.Result.Distinct, v.Result.Cached, v.KubeVersion, v.Result.Upgrades, v.Duration.Round(time.Millisecond), v.Result.Findings)
 	if len(v.Result.Costs) > 0 {

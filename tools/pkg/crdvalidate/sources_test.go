@@ -49,7 +49,8 @@ type Tag string
 
 // TestLocateMarker checks the marker lookup behind the gate pages: the
 // field's own markers first, then the markers of the node's named type;
-// list items never take the list field's markers.
+// list items never take the list field's markers. The empty path leads to
+// the kind's type declaration (where the required annotations point).
 func TestLocateMarker(t *testing.T) {
 	base := testtree.Write(t, map[string]string{
 		"widgets/v1/doc.go": "// +groupName=widgets.example.io\n// +openshift:featuregated-schema-gen=true\npackage v1\n",
@@ -109,4 +110,13 @@ func TestLocateMarker(t *testing.T) {
 			}
 		})
 	}
+	t.Run("the kind's declaration", func(t *testing.T) {
+		line := slices.Index(strings.Split(sourcesTypes, "\n"), "type Widget struct {") + 1
+		if p, ok := src.Locate("widgets.example.io", "v1", "Widget", "", ""); !ok || p.File != typesFile || p.Line != line || p.Marker != "" {
+			t.Fatalf("got %+v (ok %v), want %s:%d", p, ok, typesFile, line)
+		}
+		if p, ok := src.Locate("widgets.example.io", "v1", "Gadget", "", ""); ok {
+			t.Fatalf("an unknown kind: got %+v", p)
+		}
+	})
 }

@@ -17,6 +17,7 @@
 // behind a rule the API server rejects.
 //
 // Positions stay token.Pos values until a diagnostic is made; they are
-// rendered as file:line through the universe's token.FileSet and made
-// relative to the base directory in one place, pipeline.Run.Relative.
+// rendered as file:line through the universe's token.FileSet, and the
+// diagnostic's file is made relative to the base directory when it is
+// shown (pipeline.Run.Relative).
 package markerpos

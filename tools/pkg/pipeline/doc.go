@@ -16,11 +16,16 @@
 //	Validated.GateDocs    → *Documented   per-gate lifecycle pages (featureGateDocs)
 //	Documented.Changes    → *Changes      the files to write (Changes.Write) or to verify (Changes.Stale)
 //
-// Run.Generate runs them all. Each result embeds the previous one, so a
-// later step (or a caller) reaches everything known so far: the discovery
-// result, the universe, each stage's result. A step that finds bad input
-// returns an error wrapping ErrInput; the problems themselves, with file,
-// line and marker, are in Run.Problems, and nothing has been written.
+// Run.Generate runs them all. Each step's type holds its own result under
+// its own name and embeds the previous step's, so a later step (or a
+// caller) reaches everything known so far by name: Discovered.Discovery and
+// Config, Loaded.Universe, Partials.PartialSchemas (stage 1),
+// Schemas.SchemaPatch (stage 2), Merged.ManifestMerge (stage 3),
+// Validated.CRDValidation. A step that finds bad input returns an error
+// wrapping ErrInput; the problems themselves, with file, line and marker,
+// are in Run.Problems, and nothing has been written. Options.OnDiscovered,
+// OnLoaded and OnValidated let a caller look at a step's result as the run
+// goes, also when a later check fails it.
 //
 // # What the steps share
 //
@@ -32,10 +37,14 @@
 // mode's gate names and for the merge, in the one model of
 // features/payload), and Stats. The Go packages are loaded once; their
 // marker lines are associated with types and fields once, through
-// goload.Universe.MarkerLines (package markerpos), and every stage and
-// strict mode locate markers there. Positions stay token.Pos values or
-// absolute file names inside the stages and are rendered relative to the
-// base directory in one place, Run.Relative.
+// goload.Universe.MarkerLines (package markerpos), and every stage locates
+// the markers it reports there; strict mode, which must see the marker
+// lines no type or field owns too, reads every comment of the roots
+// itself. Positions stay token.Pos values or absolute file names while a
+// step works; the stages that quote their input files in messages render
+// those relative to the base directory themselves, and Run.Relative renders
+// every diagnostic's file (and absolute paths quoted by go list or the OS)
+// relative for people.
 //
 // The stages hand their manifests on typed: each of stage 1's partial
 // manifests (partialschemas.Result.Manifests) carries its path, its bytes
@@ -43,8 +52,11 @@
 // and its gate set; stage 2 takes them (schemapatch.Input.Partials) and
 // hands the manifests it processed to the merge the same way
 // (schemapatch.Result.Files → manifestmerge.Input.Files). Nothing one stage
-// produced is read or parsed again; each step drops the previous step's
-// copies once it took them over. The tree still receives every file.
+// produced is read or parsed again. A step that takes files over keeps the
+// only reference: stage 2 leaves stage 1 no copy of the partial manifests
+// and drops each one once its replacement is written, the merge takes
+// stage 2's manifests and hands them on to GateDocs, their last reader,
+// which lets them go. The tree still receives every file.
 //
 // The on-disk files between the stages remain the contract of the
 // separate sub-commands (codegen empty-partial-schemas, schemapatch,
@@ -59,12 +71,12 @@
 // next to Validate (as the required annotations and the CRD validation
 // do): it takes *Merged (whose Tree holds every merged file, whose
 // Universe, when loaded, holds the Go types) and reports to Run.Problems.
-// Positions of Go sources a schema came from are found through the same
-// universe: goload.Universe.Package finds a package, its syntax gives the
-// type and field declarations, and Universe.MarkerLines(pkg) gives, per
-// declaration node, each marker line with its token.Pos (render it with
-// Universe.Fset). A generated schema path names the kind and the JSON
-// field names on the way down, which lead to those declarations.
+// The Go source a schema came from is found in one way, Loaded.Sources: a
+// generated schema path names the kind and the JSON field names on the way
+// down, and Sources.Locate follows them through the loaded types to the
+// marker, field or type declaration behind the path (the empty path is the
+// kind's type), Sources.LocateMarker to a given marker. The required
+// annotations, the CRD validation and the gate pages all point there.
 //
 // Strict mode's findings carry diag.Diagnostic.Strict: unless the run is
 // strict (Options.StrictMarkers, else the repository's choice) they are

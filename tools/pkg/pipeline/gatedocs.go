@@ -3,7 +3,6 @@ package pipeline
 import (
 	"path/filepath"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/gatelifecycle"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 )
@@ -20,48 +19,40 @@ type Documented struct {
 // through all three stages (a partial run would drop the other
 // group-versions' changes).
 func (v *Validated) wantsGateDocs() bool {
-	return v.Discovered.wantsGateDocs() && v.Merged.Result != nil && v.Partials.Result != nil
-}
-
-// wantsGateDocs reports whether the configuration and options ask for the
-// lifecycle pages, which read stage 2's manifests after the merge.
-func (d *Discovered) wantsGateDocs() bool {
-	o := d.Run.Options
-	return d.Config.FeatureGateDocs.Directory != "" && o.Stages == AllStages && len(o.GroupVersions) == 0 && o.Kinds == nil
+	o := v.Run.Options
+	return v.Config.FeatureGateDocs.Directory != "" && o.Stages == AllStages && len(o.GroupVersions) == 0 && o.Kinds == nil &&
+		v.ManifestMerge != nil && v.PartialSchemas != nil
 }
 
 // GateDocs renders one page per FeatureGate into the configured directory
 // of the run's tree, from stage 1's CRDs, the schemas stage 2 wrote and the
-// payload directory, and removes pages of gates that are gone.
+// payload directory, and removes pages of gates that are gone. It is the
+// last reader of stage 2's manifests, and drops them whether it renders or
+// not.
 func (v *Validated) GateDocs() (*Documented, error) {
 	r := v.Run
 	d := &Documented{Validated: v}
+	stage2 := v.stage2Files
+	v.stage2Files = nil
 	if !v.wantsGateDocs() {
 		return d, nil
 	}
-	if err := r.check(r.timed("gate-docs", v.writeGateDocs)); err != nil {
+	if err := r.check(r.timed("gate-docs", func() error { return v.writeGateDocs(stage2) })); err != nil {
 		return nil, err
 	}
 	return d, nil
 }
 
-func (v *Validated) writeGateDocs() error {
+// writeGateDocs renders the pages; stage2 are the manifests stage 2 handed
+// on, read as they are instead of parsing their files again.
+func (v *Validated) writeGateDocs(stage2 []*manifest.File) error {
 	r := v.Run
-	base := v.Discovered.BaseDir
-	var handed []*manifest.File
-	if s := v.Schemas.Result; s != nil {
-		handed = s.Files
-	}
-	in := gatelifecycle.Input{BaseDir: base, Files: manifest.NewReader(r.Tree, handed)}
-	for _, ver := range v.Partials.Result.Versions {
+	base := v.Discovery.BaseDir
+	in := gatelifecycle.Input{BaseDir: base, Files: manifest.NewReader(r.Tree, stage2)}
+	for _, ver := range v.PartialSchemas.Versions {
 		in.CRDs = append(in.CRDs, ver.CRDs...)
 	}
-	if v.Universe != nil {
-		packages := map[string]string{}
-		for _, ver := range v.Versions() {
-			packages[ver.Group+"/"+ver.Version] = ver.ImportPath
-		}
-		src := crdvalidate.NewSources(v.Universe, packages)
+	if src := v.Sources(); src != nil {
 		in.Locate = func(group, version, kind, path, name string, match func(any) bool) (string, int, bool) {
 			p, ok := src.LocateMarker(group, version, kind, path, name, match)
 			return p.File, p.Line, ok

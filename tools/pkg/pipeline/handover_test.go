@@ -44,7 +44,7 @@ func TestHandOver(t *testing.T) {
 		must(err)
 		p, err := c.PartialManifests()
 		must(err)
-		partials := p.Result.Manifests()
+		partials := p.PartialSchemas.Manifests()
 		if len(partials) != 3 {
 			t.Fatalf("fresh=%v: stage 1 handed on %d manifests, want 3", fresh, len(partials))
 		}
@@ -56,7 +56,7 @@ func TestHandOver(t *testing.T) {
 		}
 		s, err := p.Schemas()
 		must(err)
-		files := s.Result.Files
+		files := s.SchemaPatch.Files
 		if len(files) != 4 { // the three partial manifests and the override
 			t.Fatalf("fresh=%v: stage 2 handed on %d manifests, want 4", fresh, len(files))
 		}
@@ -66,7 +66,7 @@ func TestHandOver(t *testing.T) {
 			checkParsed(t, f)
 			sameBytes(t, r, f.Path, f.Data, "stage 2")
 		}
-		outputs := m.Result.Outputs()
+		outputs := m.ManifestMerge.Outputs()
 		if len(outputs) == 0 {
 			t.Fatalf("fresh=%v: the merge handed on no outputs", fresh)
 		}

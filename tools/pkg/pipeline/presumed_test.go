@@ -39,14 +39,14 @@ func stage2Run(t *testing.T, dir string, stages pipeline.Stages) (*pipeline.Run,
 		t.Fatalf("%v\n%v", err, r.Problems.Err())
 	}
 	var processed []string
-	for _, f := range s.Result.Files {
+	for _, f := range s.SchemaPatch.Files {
 		processed = append(processed, tree(dir, f.Path))
 	}
-	presumed := len(s.Result.Presumed)
+	presumed := len(s.SchemaPatch.Presumed)
 	if _, err := s.Merge(); err != nil && stages&pipeline.ManifestMerge != 0 {
 		t.Logf("merge: %v", err)
 	}
-	if s.Result.Presumed != nil {
+	if s.SchemaPatch.Presumed != nil {
 		t.Errorf("the presumed stage 3 outputs were not settled")
 	}
 	return r, processed, presumed

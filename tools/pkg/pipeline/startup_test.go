@@ -39,23 +39,7 @@ func TestLoadStartsReadingPartialManifests(t *testing.T) {
 // read for stage 1 are let go once it ran, not kept to the end of the run.
 func TestStageOneReleasesItsReads(t *testing.T) {
 	dir := testtree.Copy(t, "../../internal/corpus/testdata/base")
-	r := New(Options{BaseDir: dir, PayloadDir: DefaultPayloadDir})
-	d, err := r.Discover()
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := d.Load()
-	if err != nil {
-		t.Fatalf("%v\n%v", err, r.Problems.Err())
-	}
-	c, err := l.CheckMarkers()
-	if err != nil {
-		t.Fatalf("%v\n%v", err, r.Problems.Err())
-	}
-	p, err := c.PartialManifests()
-	if err != nil {
-		t.Fatalf("%v\n%v", err, r.Problems.Err())
-	}
+	p := throughStage1(t, New(Options{BaseDir: dir, PayloadDir: DefaultPayloadDir}))
 	if p.existing != nil {
 		t.Error("stage 1 ran, and the run still holds the partial manifests read for it")
 	}
@@ -71,24 +55,9 @@ func TestStageOneIndexesWithoutBodies(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "widgets/v1/describe.go"), []byte(method), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := New(Options{BaseDir: dir, PayloadDir: DefaultPayloadDir})
-	d, err := r.Discover()
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := d.Load()
-	if err != nil {
-		t.Fatalf("%v\n%v", err, r.Problems.Err())
-	}
-	c, err := l.CheckMarkers()
-	if err != nil {
-		t.Fatalf("%v\n%v", err, r.Problems.Err())
-	}
-	if _, err := c.PartialManifests(); err != nil {
-		t.Fatalf("%v\n%v", err, r.Problems.Err())
-	}
+	u := throughStage1(t, New(Options{BaseDir: dir, PayloadDir: DefaultPayloadDir})).Universe
 	bodies, funcs := 0, 0
-	pkgs := append([]*loader.Package{c.Universe.Package("k8s.io/apimachinery/pkg/apis/meta/v1")}, c.Universe.Roots...)
+	pkgs := append([]*loader.Package{u.Package("k8s.io/apimachinery/pkg/apis/meta/v1")}, u.Roots...)
 	for _, pkg := range pkgs {
 		for _, f := range pkg.Syntax {
 			for _, decl := range f.Decls {

@@ -9,6 +9,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/internal/kubetarget"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/requiredannotations"
 )
 
 // CRDValidation says what validating the merged manifests with the API
@@ -28,19 +29,61 @@ type KubeVersionError struct{ Msg string }
 
 func (e *KubeVersionError) Error() string { return "kube version: " + e.Msg }
 
+// Validated is the merged output after the checks that read it: the
+// required annotations of .gatedcrd.yaml, then the API server's own
+// validation of every merged CRD. Further checks of the final manifests
+// belong here too.
+type Validated struct {
+	*Merged
+	// CRDValidation is what validating the merged CRDs did; nil when the
+	// merge did not run or the inferred release cannot be validated for.
+	CRDValidation *CRDValidation
+}
+
+// Validate checks the merged manifests of the tree. With a loaded universe,
+// problems point at the Go declaration or marker behind them. It does
+// nothing when the merge did not run.
+func (m *Merged) Validate() (*Validated, error) {
+	r := m.Run
+	v := &Validated{Merged: m}
+	if m.ManifestMerge == nil {
+		return v, nil
+	}
+	in := requiredannotations.Input{Discovery: m.Discovery, Tree: r.Tree, Rule: m.Config.RequiredAnnotations, Merged: m.ManifestMerge.Outputs(),
+		Untouched: m.untouched}
+	if src := m.Sources(); src != nil {
+		in.Locate = func(group, version, kind string) (string, int, bool) {
+			p, ok := src.Locate(group, version, kind, "", "")
+			return p.File, p.Line, ok
+		}
+	}
+	r.Problems.Add(r.optIn(CheckRequiredAnnotations, m.Config.RequiredAnnotations.Configured(), requiredannotations.Check(in))...)
+	if err := r.check(nil); err != nil {
+		return nil, err
+	}
+	err := r.timed("crd-validation", v.validateCRDs)
+	if v.CRDValidation != nil && r.Options.OnValidated != nil {
+		r.Options.OnValidated(v.CRDValidation)
+	}
+	if err := r.check(err); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
 // validateCRDs validates every merged manifest as the targeted API server
 // would (crdvalidate). Findings are at the Go marker behind them: errors
 // when the release was chosen (Run.KubeTarget.Explicit), warnings when it
 // was inferred, and so is a release whose validation cannot run.
-func (m *Merged) validateCRDs() error {
-	r := m.Run
+func (v *Validated) validateCRDs() error {
+	r := v.Run
 	target := r.KubeTarget
-	base := m.Discovered.BaseDir
+	base := v.Discovery.BaseDir
 	var server crdvalidate.Server
 	if target.Minor != crdvalidate.LinkedKubeVersion {
 		// Another release's code runs as its own program, built on first
 		// use into the cache shared with the API test suites.
-		program, err := m.startProgram(target)
+		program, err := r.startProgram(target)
 		if err != nil {
 			if target.Explicit {
 				return err
@@ -56,14 +99,8 @@ func (m *Merged) validateCRDs() error {
 		found = &diag.List{}
 		defer func() { r.Problems.Add(r.optIn(CheckKubeVersion, false, found.Items())...) }()
 	}
-	in := crdvalidate.Input{Tree: r.Tree, BaseDir: base, Problems: found, CostTop: r.Options.CELCosts, Server: server}
-	if m.Universe != nil {
-		packages := map[string]string{}
-		for _, v := range m.Versions() {
-			packages[v.Group+"/"+v.Version] = v.ImportPath
-		}
-		in.Sources = crdvalidate.NewSources(m.Universe, packages)
-	}
+	in := crdvalidate.Input{Tree: r.Tree, BaseDir: base, Problems: found, CostTop: r.Options.CELCosts, Server: server,
+		Sources: v.Sources(), Merged: v.ManifestMerge.Outputs()}
 	if !r.Options.NoVerdictCache {
 		if dir, err := kubeprogram.CacheDir(); err == nil {
 			in.Verdicts = crdvalidate.OpenVerdicts(filepath.Join(dir, crdvalidate.VerdictsDirName))
@@ -72,24 +109,23 @@ func (m *Merged) validateCRDs() error {
 	committed := crdvalidate.OpenCommitted(base)
 	defer committed.Close()
 	in.Previous = committed.Read
-	in.Merged = m.Result.Outputs()
 	start := time.Now()
 	res, err := crdvalidate.Run(in)
 	if err != nil {
 		return err
 	}
-	r.CRDValidation = &CRDValidation{KubeVersion: target.Minor, Result: res, Duration: time.Since(start)}
+	v.CRDValidation = &CRDValidation{KubeVersion: target.Minor, Result: res, Duration: time.Since(start)}
 	return nil
 }
 
 // startProgram starts the validation program of a release other than the
 // linked one.
-func (m *Merged) startProgram(target kubetarget.Choice) (*crdvalidate.Program, error) {
+func (r *Run) startProgram(target kubetarget.Choice) (*crdvalidate.Program, error) {
 	v, err := kubeprogram.Lookup(target.Minor)
 	if err != nil {
 		return nil, err
 	}
-	return crdvalidate.StartProgram(context.Background(), v, kubeprogram.BuildOptions{Progress: m.Run.Options.Progress})
+	return crdvalidate.StartProgram(context.Background(), v, kubeprogram.BuildOptions{Progress: r.Options.Progress})
 }
 
 // Checks beyond the reference's that a repository opts in to with a key

@@ -2,7 +2,6 @@ package requiredannotations
 
 import (
 	"fmt"
-	"go/ast"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -27,12 +26,12 @@ type Input struct {
 	// checked as they are, without reading and parsing them again. Other
 	// files of the output directories are read through Tree.
 	Merged []*manifestmerge.Output
-	// Syntax returns the parsed Go files of a version package, to point
-	// problems at the type declaration. Optional: without it problems name
-	// the manifest file.
-	Syntax func(v *discovery.Version) []*ast.File
-	// Position renders the position of a node of those files.
-	Position func(n ast.Node) (file string, line int)
+	// Locate finds the Go type declaration of a kind of an API
+	// group-version, to point problems at it (the pipeline's schema source
+	// map, crdvalidate.Sources.Locate with the empty path). Optional:
+	// without it, or when it finds nothing, problems name the manifest
+	// file.
+	Locate func(group, version, kind string) (file string, line int, ok bool)
 	// Untouched are the CRDs a restricted run left alone
 	// (pipeline.Options.Kinds): their outputs are not checked again.
 	Untouched manifest.Untouched
@@ -163,21 +162,11 @@ func (in Input) report(v *discovery.Version, l *lack) diag.Diagnostic {
 
 // locate finds the declaration of the Go type named kind in v's package.
 func (in Input) locate(v *discovery.Version, kind string) (string, int) {
-	if in.Syntax == nil || in.Position == nil || kind == "" {
+	if in.Locate == nil || kind == "" {
 		return "", 0
 	}
-	for _, f := range in.Syntax(v) {
-		for _, d := range f.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok {
-				continue
-			}
-			for _, s := range gd.Specs {
-				if ts, ok := s.(*ast.TypeSpec); ok && ts.Name.Name == kind {
-					return in.Position(ts)
-				}
-			}
-		}
+	if file, line, ok := in.Locate(v.Group, v.Version, kind); ok {
+		return file, line
 	}
 	return "", 0
 }

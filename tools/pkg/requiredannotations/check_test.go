@@ -67,13 +67,25 @@ func TestCheckPointsAtTheGoType(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The pipeline's schema source map, in short: the kind's type
+	// declaration, for the group-version of the parsed file only.
+	locate := func(group, version, kind string) (string, int, bool) {
+		if group != "example.openshift.io" || version != "v1" {
+			return "", 0, false
+		}
+		for _, d := range f.Decls {
+			for _, s := range d.(*ast.GenDecl).Specs {
+				if ts := s.(*ast.TypeSpec); ts.Name.Name == kind {
+					p := fset.Position(ts.Pos())
+					return p.Filename, p.Line, true
+				}
+			}
+		}
+		return "", 0, false
+	}
 	in := Input{Discovery: disc, Tree: tree.New(),
 		Rule:   repoconfig.RequiredAnnotations{GroupSuffix: "", Annotations: []string{"api-approved.openshift.io", "owner.example.com"}},
-		Syntax: func(v *discovery.Version) []*ast.File { return []*ast.File{f} },
-		Position: func(n ast.Node) (string, int) {
-			p := fset.Position(n.Pos())
-			return p.Filename, p.Line
-		},
+		Locate: locate,
 	}
 	got := strings.Join(render(disc, in), "\n")
 	for _, want := range []string{

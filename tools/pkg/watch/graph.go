@@ -40,10 +40,10 @@ func graphOf(l *pipeline.Loaded) *graph {
 		return nil
 	}
 	g := &graph{reads: map[string]map[string]bool{}, versionDirs: map[string]string{}, versionPaths: map[string]string{}, pathOf: map[string]string{},
-		moduleDir:   l.ModuleDir,
+		moduleDir:   l.Discovery.ModuleDir,
 		partialSafe: !l.Config.EnumFromConstants && l.Config.FeatureGateDocs.Directory == ""}
 	names := map[string]string{} // import path -> group-version
-	for _, v := range l.Versions() {
+	for _, v := range l.Discovery.Versions() {
 		names[v.ImportPath] = v.Name()
 		g.versionDirs[v.Name()] = v.Dir
 		g.versionPaths[v.Name()] = v.ImportPath
