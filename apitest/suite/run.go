@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gatedcrd/gatedcrd/apitest/server"
 	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/workers"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -207,27 +207,21 @@ func runBatch(r Reporter, srv *server.Server, batch []*Variant, opts Options) bo
 	cancel()
 	stats.Install += time.Since(begin)
 	begin = time.Now()
-	slots := make(chan struct{}, opts.Parallel)
-	var wg sync.WaitGroup
-	for _, group := range byGroupVersion(batch) {
-		slots <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			for _, v := range group {
-				for _, s := range v.Suites {
-					runPair(r, v, s, func(r Reporter) {
-						if err := installErrs[v]; err != nil {
-							r.Errorf("%s: installing %s (version %s): %v", s.Path, v.File.Path, v.Version, err)
-							return
-						}
-						x := &executor{srv: srv, variant: v, suite: s, timeout: timeout, filter: opts.Filter, skip: opts.Skip}
-						x.run(r)
-					})
-				}
+	groups := byGroupVersion(batch)
+	workers.EachLimit(opts.Parallel, len(groups), func(i int) {
+		for _, v := range groups[i] {
+			for _, s := range v.Suites {
+				runPair(r, v, s, func(r Reporter) {
+					if err := installErrs[v]; err != nil {
+						r.Errorf("%s: installing %s (version %s): %v", s.Path, v.File.Path, v.Version, err)
+						return
+					}
+					x := &executor{srv: srv, variant: v, suite: s, timeout: timeout, filter: opts.Filter, skip: opts.Skip}
+					x.run(r)
+				})
 			}
-		})
-	}
-	wg.Wait()
+		}
+	})
 	stats.Tests += time.Since(begin)
 	if len(installed) == 0 {
 		return true

@@ -19,11 +19,29 @@ func Each(n int, fn func(i int)) {
 
 // EachLimit is Each on up to limit goroutines (at least one).
 func EachLimit(limit, n int, fn func(i int)) {
+	eachOn(limit, n, func() func(int) { return fn })
+}
+
+// EachWith is Each for work that needs state of its own per goroutine (a
+// client that is not safe for concurrent use, a cache): every goroutine
+// makes its state once with newState, before its first call, then calls
+// fn with it for each index it takes.
+func EachWith[S any](n int, newState func() S, fn func(state S, i int)) {
+	eachOn(runtime.GOMAXPROCS(0), n, func() func(int) {
+		state := newState()
+		return func(i int) { fn(state, i) }
+	})
+}
+
+// eachOn calls the function worker returns for each index, on up to limit
+// goroutines that take the indexes in order; worker runs once on each.
+func eachOn(limit, n int, worker func() func(i int)) {
 	workers := min(max(limit, 1), n)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			fn := worker()
 			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
 				fn(i)
 			}

@@ -46,3 +46,78 @@ func TestEachLimitBoundsConcurrency(t *testing.T) {
 		}
 	}
 }
+
+// TestEachWithGivesEveryGoroutineItsOwnState: every index is called once,
+// with the state of the goroutine that took it, made once per goroutine
+// and never shared by two at a time.
+func TestEachWithGivesEveryGoroutineItsOwnState(t *testing.T) {
+	type state struct {
+		busy atomic.Bool
+		used int
+	}
+	for _, n := range []int{0, 1, 3, 100} {
+		var made []*state
+		var mu sync.Mutex
+		seen := make([]atomic.Int32, n)
+		EachWith(n, func() *state {
+			s := &state{}
+			mu.Lock()
+			made = append(made, s)
+			mu.Unlock()
+			return s
+		}, func(s *state, i int) {
+			if !s.busy.CompareAndSwap(false, true) {
+				t.Errorf("n=%d: a state was used by two goroutines at once", n)
+			}
+			s.used++
+			seen[i].Add(1)
+			s.busy.Store(false)
+		})
+		total := 0
+		for _, s := range made {
+			total += s.used
+		}
+		if total != n || len(made) > max(n, 0) || n > 0 && len(made) == 0 {
+			t.Errorf("n=%d: %d states made, %d calls in all", n, len(made), total)
+		}
+		for i := range seen {
+			if got := seen[i].Load(); got != 1 {
+				t.Fatalf("n=%d: index %d called %d times", n, i, got)
+			}
+		}
+	}
+}
+
+// TestBackgroundRunsEverythingWithinItsLimit: Go returns before its
+// function runs when every slot is taken, no more than GOMAXPROCS
+// functions run at once, and Wait returns once all are done.
+func TestBackgroundRunsEverythingWithinItsLimit(t *testing.T) {
+	b := NewBackground()
+	limit := cap(b.slots)
+	var mu sync.Mutex
+	running, most := 0, 0
+	release := make(chan struct{})
+	var done atomic.Int32
+	const n = 20
+	for range n {
+		b.Go(func() {
+			mu.Lock()
+			running++
+			most = max(most, running)
+			mu.Unlock()
+			<-release
+			mu.Lock()
+			running--
+			mu.Unlock()
+			done.Add(1)
+		})
+	}
+	// Every Go returned though none of the functions could finish.
+	for range n {
+		release <- struct{}{}
+	}
+	b.Wait()
+	if done.Load() != n || most > limit {
+		t.Errorf("%d of %d done, %d ran at once (limit %d)", done.Load(), n, most, limit)
+	}
+}

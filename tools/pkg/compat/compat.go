@@ -3,7 +3,6 @@ package compat
 import (
 	"crypto/sha256"
 	"fmt"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 	"sigs.k8s.io/crdify/pkg/validations/crd/existingfieldremoval"
 
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
+	"github.com/gatedcrd/gatedcrd/internal/workers"
 )
 
 // Options say what to compare.
@@ -62,35 +62,25 @@ func Run(opts Options) (*Report, error) {
 	sort.Strings(sorted)
 
 	rep := &Report{Old: opts.Old.Describe(), New: opts.New.Describe(), CRDs: make([]*CRDReport, len(sorted))}
-	jobs := make(chan int)
 	var runErr error
 	var once sync.Once
-	workers := runtime.GOMAXPROCS(0)
-	wg.Add(workers)
-	for w := 0; w < workers; w++ {
-		go func() {
-			defer wg.Done()
-			r, err := newRunner()
-			if err != nil {
-				once.Do(func() { runErr = fmt.Errorf("configuring crdify: %w", err) })
-			}
-			for i := range jobs {
-				if r == nil {
-					continue
-				}
-				c := &crdComparison{old: old, cur: cur, runner: r, cache: map[[2][sha256.Size]byte][]rawFinding{}}
-				rep.CRDs[i] = c.run(sorted[i])
-				if c.err != nil {
-					once.Do(func() { runErr = c.err })
-				}
-			}
-		}()
-	}
-	for i := range sorted {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	// Each goroutine compares with a crdify runner of its own.
+	workers.EachWith(len(sorted), func() *runner.Runner {
+		r, err := newRunner()
+		if err != nil {
+			once.Do(func() { runErr = fmt.Errorf("configuring crdify: %w", err) })
+		}
+		return r
+	}, func(r *runner.Runner, i int) {
+		if r == nil {
+			return
+		}
+		c := &crdComparison{old: old, cur: cur, runner: r, cache: map[[2][sha256.Size]byte][]rawFinding{}}
+		rep.CRDs[i] = c.run(sorted[i])
+		if c.err != nil {
+			once.Do(func() { runErr = c.err })
+		}
+	})
 	if runErr != nil {
 		return nil, runErr
 	}

@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
 	"github.com/gatedcrd/gatedcrd/features/crdvariant"
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
 	fgpayload "github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/workers"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
@@ -196,7 +195,7 @@ func Run(in Input) (*Result, error) {
 		}
 	}
 
-	runJobs(jobs, func(j *crdJob) { j.run(crdType, pl, reader) })
+	workers.Each(len(jobs), func(i int) { jobs[i].run(crdType, pl, reader) })
 
 	if in.inspect != nil {
 		in.inspect(jobs)
@@ -208,27 +207,6 @@ func Run(in Input) (*Result, error) {
 		return res, problems.Err()
 	}
 	return res, nil
-}
-
-// runJobs runs fn for every job on up to GOMAXPROCS goroutines.
-func runJobs(jobs []*crdJob, fn func(*crdJob)) {
-	workers := min(runtime.GOMAXPROCS(0), len(jobs))
-	next := make(chan *crdJob)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range next {
-				fn(j)
-			}
-		}()
-	}
-	for _, j := range jobs {
-		next <- j
-	}
-	close(next)
-	wg.Wait()
 }
 
 // versionJob is the work for one version directory.

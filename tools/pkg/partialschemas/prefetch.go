@@ -3,10 +3,9 @@ package partialschemas
 import (
 	"bytes"
 	"path/filepath"
-	"runtime"
 	"sync"
-	"sync/atomic"
 
+	"github.com/gatedcrd/gatedcrd/internal/workers"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
@@ -87,16 +86,9 @@ func startPrefetch(t *tree.Tree, manifestsDirs []string) *Prefetch {
 			}
 		}
 	}
-	var next atomic.Int64
-	for range min(runtime.GOMAXPROCS(0), len(paths)) {
-		p.wg.Add(1)
-		go func() {
-			defer p.wg.Done()
-			for i := int(next.Add(1)) - 1; i < len(paths); i = int(next.Add(1)) - 1 {
-				p.files[paths[i]].load(t, paths[i])
-			}
-		}()
-	}
+	p.wg.Go(func() {
+		workers.Each(len(paths), func(i int) { p.files[paths[i]].load(t, paths[i]) })
+	})
 	return p
 }
 

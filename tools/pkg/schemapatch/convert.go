@@ -1,10 +1,9 @@
 package schemapatch
 
 import (
-	"runtime"
-	"sync"
-
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	"github.com/gatedcrd/gatedcrd/internal/workers"
 )
 
 // converter turns generated schemas into the generic maps manifests are
@@ -15,24 +14,17 @@ import (
 // touches a stored flattened schema again), so reading it concurrently is
 // safe.
 type converter struct {
-	slots chan struct{}
-	wg    sync.WaitGroup
+	pool *workers.Background
 }
 
 func newConverter() *converter {
-	return &converter{slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
+	return &converter{pool: workers.NewBackground()}
 }
 
 // start converts schema into ks.schema (or ks.err) in the background.
 func (c *converter) start(ks *kindSchema, schema apiextensionsv1.JSONSchemaProps) {
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		c.slots <- struct{}{}
-		defer func() { <-c.slots }()
-		ks.schema, ks.err = schemaToMap(&schema)
-	}()
+	c.pool.Go(func() { ks.schema, ks.err = schemaToMap(&schema) })
 }
 
 // wait returns once every conversion started is done.
-func (c *converter) wait() { c.wg.Wait() }
+func (c *converter) wait() { c.pool.Wait() }
