@@ -48,7 +48,7 @@ func compatibilityCommand(opts *options) *cobra.Command {
 // repository configuration, the start of every housekeeping command; its
 // error is the command's exit error.
 func discoverConfigured(opts *options, filter []string) (*discovery.Result, repoconfig.Config, error) {
-	disc, probs, err := discovery.Discover(opts.baseDir, filter)
+	disc, probs, err := discover(opts, filter)
 	if err != nil {
 		return nil, repoconfig.Config{}, discoveryError(opts, disc, probs, err)
 	}

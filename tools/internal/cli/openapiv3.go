@@ -8,7 +8,6 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/features/payload"
 	"github.com/gatedcrd/gatedcrd/internal/clicontract"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifestmerge"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/openapiv3"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
@@ -31,7 +30,7 @@ built by the apiextensions-apiserver's own builder and encoded as the server enc
 			if profile == "" || featureSet == "" || out == "" {
 				return &clicontract.Error{Code: ExitUsage, Msg: "error: openapi-v3 needs --cluster-profile, --feature-set and --out"}
 			}
-			disc, probs, err := discovery.Discover(opts.baseDir, opts.groupVersions)
+			disc, probs, err := discover(opts, opts.groupVersions)
 			if err != nil {
 				return inputError(opts, probs, err)
 			}

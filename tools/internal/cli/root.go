@@ -86,11 +86,11 @@ without the switch +enum is ignored, as by the reference generator).`,
 	pf := root.PersistentFlags()
 	root.SetGlobalNormalizationFunc(clicontract.Aliases(map[string]string{strictMarkersAlias: clicontract.StrictFlag}))
 	pf.StringVar(&opts.baseDir, "base-dir", ".", "directory to search for API group-versions; relative paths in other flags are resolved against it, except a given --manifest-merge:payload-manifest-path (the working directory, as with the reference)")
-	pf.StringSliceVar(&opts.groupVersions, "api-group-versions", nil, "only process these <group>/<version> entries (comma-separated or repeated)")
+	pf.StringSliceVar(&opts.groupVersions, groupVersionsFlag, nil, "only process these <group>/<version> entries (comma-separated or repeated)")
 	pf.BoolVar(&opts.verify, "verify", false, "compute everything, write nothing, and fail if any file would change")
 	pf.StringVar(&opts.statsFile, "stats", "", "write a JSON account of the run (stage timings, counts) to this file")
 	pf.BoolVar(&opts.strict, clicontract.StrictFlag, false, "treat unknown or misspelled +openshift:/+kubebuilder: markers and unknown FeatureGate names as errors (false: warnings); when not given, strictMarkers of .gatedcrd.yaml decides, else a strict baseline file makes it true, else they are warnings; --strict-markers is another name for it")
-	pf.StringVar(&opts.kubeVersion, "kube-version", "", "Kubernetes release (<major>.<minor>) whose API server validates the generated CRDs; its findings are errors (default: kubeVersion of .gatedcrd.yaml, also errors; else inferred from the go.mod governing --base-dir, else the release this build links, whose findings are warnings)")
+	pf.StringVar(&opts.kubeVersion, clicontract.KubeVersionFlag, "", "Kubernetes release (<major>.<minor>) whose API server validates the generated CRDs; its findings are errors (default: kubeVersion of .gatedcrd.yaml, also errors; else inferred from the go.mod governing --base-dir, else the release this build links, whose findings are warnings)")
 	pf.IntVar(&opts.celCosts, "cel-costs", 0, "list the N most expensive CEL rules of each CRD with their share of the API server's cost budgets (--cel-costs alone: 5)")
 	pf.Lookup("cel-costs").NoOptDefVal = "5"
 	pf.StringVar(&opts.payloadDir, payloadFlag, pipeline.DefaultPayloadDir, "directory of payload FeatureGate manifests read by the merge stage; a given path is relative to the working directory, as with the reference, the default one to --base-dir (--payload-dir is another name for it)")

@@ -45,6 +45,7 @@ func run(opts *options, stages pipeline.Stages) error {
 		OnDiscovered:  bl.read,
 		Stages:        stages,
 		KubeVersion:   opts.kubeVersion,
+		OptionNames:   optionNames,
 		CELCosts:      opts.celCosts,
 		Progress:      opts.stderr,
 	})

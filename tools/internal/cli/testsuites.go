@@ -8,7 +8,6 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/internal/clicontract"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/testsuites"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
@@ -22,7 +21,7 @@ func testSuitesCommand(opts *options) *cobra.Command {
 		Short: "Write a stub API test suite for every partial manifest that has none (with --verify: fail naming them)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			disc, probs, err := discovery.Discover(opts.baseDir, opts.groupVersions)
+			disc, probs, err := discover(opts, opts.groupVersions)
 			if disc != nil {
 				probs.SettleStrict(pipeline.ResolveStrict(opts.strictMarkers(), disc.BaseDir), nil)
 				err = probs.Err()

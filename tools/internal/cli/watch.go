@@ -77,6 +77,7 @@ func runWatch(ctx context.Context, opts *options, flags watchFlags) (err error) 
 			OnDiscovered:  bl.read,
 			Stages:        pipeline.AllStages,
 			KubeVersion:   opts.kubeVersion,
+			OptionNames:   optionNames,
 			CELCosts:      opts.celCosts,
 			Progress:      opts.stderr,
 		})

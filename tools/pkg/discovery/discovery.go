@@ -411,18 +411,30 @@ func applyFilter(versions []*Version, filter []string) ([]*Version, error) {
 		}
 	}
 	if len(missing) > 0 {
-		var known []string
+		e := &FilterError{Unmatched: missing}
 		for _, v := range versions {
-			known = append(known, v.Name())
+			e.Known = append(e.Known, v.Name())
 		}
-		knownText := "known: " + strings.Join(known, ", ")
-		if len(known) == 0 {
-			knownText = "the base directory holds no API group-version at all"
-		}
-		return nil, fmt.Errorf("--api-group-versions: %s match(es) no API group-version (entries are <group>/<version>, comma-separated); %s",
-			strings.Join(missing, ", "), knownText)
+		return nil, e
 	}
 	return out, nil
+}
+
+// FilterError says that entries of Discover's filter match no API
+// group-version. It does not name the option that set the filter: the
+// caller does (codegen: its --api-group-versions flag).
+type FilterError struct {
+	// Unmatched are the entries that match nothing, Known the
+	// group-versions of the base directory.
+	Unmatched, Known []string
+}
+
+func (e *FilterError) Error() string {
+	known := "known: " + strings.Join(e.Known, ", ")
+	if len(e.Known) == 0 {
+		known = "the base directory holds no API group-version at all"
+	}
+	return fmt.Sprintf("%s match(es) no API group-version (entries are <group>/<version>, comma-separated); %s", strings.Join(e.Unmatched, ", "), known)
 }
 
 // checkVersion reports broken doc.go markers and records in v.Mismatches a

@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,7 +93,9 @@ func TestFilter(t *testing.T) {
 		t.Fatalf("filtered versions = %v", vs)
 	}
 	_, _, err = Discover(dir, []string{"a.example.io/v1 a.example.io/v2"})
-	if err == nil || !strings.Contains(err.Error(), "match(es) no API group-version") || !strings.Contains(err.Error(), "known: a.example.io/v1, a.example.io/v2") {
+	var fe *FilterError
+	if !errors.As(err, &fe) || strings.Join(fe.Unmatched, "|") != "a.example.io/v1 a.example.io/v2" ||
+		err.Error() != "a.example.io/v1 a.example.io/v2 match(es) no API group-version (entries are <group>/<version>, comma-separated); known: a.example.io/v1, a.example.io/v2" {
 		t.Fatalf("space-separated filter: err = %v", err)
 	}
 }

@@ -34,6 +34,10 @@ func (r *Run) Discover() (*Discovered, error) {
 		var probs *diag.List
 		var err error
 		res, probs, err = discovery.DiscoverWith(r.Options.BaseDir, r.Options.GroupVersions, discovery.Options{Selected: r.startLoad})
+		var unmatched *discovery.FilterError
+		if errors.As(err, &unmatched) {
+			err = fmt.Errorf("%s: %w", r.Options.OptionNames.groupVersions(), err)
+		}
 		if probs != nil {
 			r.Problems.Add(probs.Items()...)
 		}
@@ -77,7 +81,7 @@ func (d *Discovered) configure() error {
 	if err != nil {
 		return err
 	}
-	r.KubeTarget, err = kubetarget.Choose("--kube-version", r.Options.KubeVersion, cfg, base, crdvalidate.LinkedKubeVersion)
+	r.KubeTarget, err = kubetarget.Choose(r.Options.OptionNames.kubeVersion(), r.Options.KubeVersion, cfg, base, crdvalidate.LinkedKubeVersion)
 	if err != nil {
 		return &KubeVersionError{Msg: err.Error()}
 	}
@@ -86,7 +90,7 @@ func (d *Discovered) configure() error {
 	if t := r.KubeTarget; t.Explicit && t.Minor != crdvalidate.LinkedKubeVersion {
 		if _, err := kubeprogram.Lookup(t.Minor); err != nil {
 			if r.Options.KubeVersion != "" {
-				return &KubeVersionError{Msg: fmt.Sprintf("--kube-version: %v", err)}
+				return &KubeVersionError{Msg: fmt.Sprintf("%s: %v", r.Options.OptionNames.kubeVersion(), err)}
 			}
 			return diag.Errorf(cfg.File, cfg.KubeVersion.Line, "kubeVersion", "%v", err)
 		}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -68,6 +69,9 @@ type Options struct {
 	OnDiscovered func(*Discovered) error
 	// Stages are the stages to run (AllStages).
 	Stages Stages
+	// OptionNames are the names the caller's users know the options by,
+	// for messages about their values (codegen: its flags).
+	OptionNames OptionNames
 	// KubeVersion is the Kubernetes release ("<major>.<minor>") whose API
 	// server validates the merged CRDs; by default kubeVersion of
 	// .gatedcrd.yaml, else the release the base directory's go.mod
@@ -107,6 +111,16 @@ type Options struct {
 	// (goload.Session). The run then starts no load during discovery.
 	LoadUniverse func(dir string, importPaths []string, opts goload.Options) (*goload.Universe, error)
 }
+
+// OptionNames name options in messages about their values; an empty one
+// is named after its Options field. A library says what is wrong with a
+// value, its caller how the user set it.
+type OptionNames struct {
+	GroupVersions, KubeVersion string
+}
+
+func (n OptionNames) groupVersions() string { return cmp.Or(n.GroupVersions, "GroupVersions") }
+func (n OptionNames) kubeVersion() string   { return cmp.Or(n.KubeVersion, "KubeVersion") }
 
 // ErrInput is returned (wrapped) by a step that found errors in the input:
 // they are in Run.Problems, and nothing may be written.
