@@ -7,34 +7,22 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/gatedcrd/gatedcrd/apitest/server"
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
 	names "github.com/gatedcrd/gatedcrd/internal/suggest"
+	"github.com/gatedcrd/gatedcrd/internal/yamlfile"
 	"go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // Error is a problem with a suite file, or with a file it leads to, and the
-// line it concerns.
-type Error struct {
-	File string
-	// Line is 0 when the problem concerns the whole file.
-	Line int
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
-}
+// line it concerns (0 when it concerns the whole file): the strict YAML
+// files' one problem type, rendered "file:line: message".
+type Error = yamlfile.Problem
 
 // Fields of a suite file, at each level, sorted as messages list them.
 var (
@@ -56,7 +44,7 @@ type ParseOptions struct {
 func ParseFile(path string, opts ParseOptions) (*Suite, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &Error{File: path, Msg: err.Error()}
+		return nil, &Error{File: path, Message: err.Error()}
 	}
 	return ParseWith(path, data, opts)
 }
@@ -93,7 +81,7 @@ func ParseWith(path string, data []byte, opts ParseOptions) (*Suite, error) {
 	var doc yaml.Node
 	if err := decoder.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, &Error{File: path, Msg: "empty file; a suite needs at least crdName and tests"}
+			return nil, &Error{File: path, Message: "empty file; a suite needs at least crdName and tests"}
 		}
 		return nil, p.yamlError(err)
 	}
@@ -107,11 +95,11 @@ func ParseWith(path string, data []byte, opts ParseOptions) (*Suite, error) {
 			return nil, p.yamlError(err)
 		}
 		if len(extra.Content) > 0 && !isNull(extra.Content[0]) {
-			return nil, &Error{File: path, Line: extra.Content[0].Line, Msg: "a suite file holds one YAML document, found another"}
+			return nil, &Error{File: path, Line: extra.Content[0].Line, Message: "a suite file holds one YAML document, found another"}
 		}
 	}
 	if len(doc.Content) == 0 || isNull(doc.Content[0]) {
-		return nil, &Error{File: path, Msg: "empty file; a suite needs at least crdName and tests"}
+		return nil, &Error{File: path, Message: "empty file; a suite needs at least crdName and tests"}
 	}
 	s := p.suite(doc.Content[0])
 	if err := p.err(); err != nil {
@@ -137,11 +125,11 @@ func (p *parser) defect(line int, meaning string, format string, args ...any) {
 		return
 	}
 	msg := fmt.Sprintf(format, args...) + "; " + meaning + " (strict parsing rejects this)"
-	p.warnings = append(p.warnings, &Error{File: p.path, Line: line, Msg: msg})
+	p.warnings = append(p.warnings, &Error{File: p.path, Line: line, Message: msg})
 }
 
 func (p *parser) errorf(line int, format string, args ...any) {
-	p.errs = append(p.errs, &Error{File: p.path, Line: line, Msg: fmt.Sprintf(format, args...)})
+	p.errs = append(p.errs, &Error{File: p.path, Line: line, Message: fmt.Sprintf(format, args...)})
 }
 
 func (p *parser) err() error {
@@ -156,15 +144,9 @@ func (p *parser) err() error {
 	return errors.Join(errs...)
 }
 
-// yamlLine finds the line in the YAML library's messages ("yaml: line 3: ...").
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
 func (p *parser) yamlError(err error) error {
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return &Error{File: p.path, Line: line, Msg: "invalid YAML: " + m[2]}
-	}
-	return &Error{File: p.path, Msg: "invalid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+	line, msg := yamlfile.SyntaxError(err)
+	return &Error{File: p.path, Line: line, Message: "invalid YAML: " + msg}
 }
 
 // field is a key of a mapping and its value (aliases resolved).

@@ -306,7 +306,7 @@ func suiteVersion(s *Suite, files []*CRDFile) (string, error) {
 	if s.Version != "" {
 		for _, f := range files {
 			if !slices.Contains(f.versionNames(), s.Version) {
-				return "", &Error{File: s.Path, Line: s.VersionLine, Msg: fmt.Sprintf(
+				return "", &Error{File: s.Path, Line: s.VersionLine, Message: fmt.Sprintf(
 					"version %s: %s defines only %s", s.Version, f.Path, strings.Join(f.versionNames(), ", "))}
 			}
 		}
@@ -316,11 +316,11 @@ func suiteVersion(s *Suite, files []*CRDFile) (string, error) {
 	for _, f := range files {
 		names := f.versionNames()
 		if len(names) != 1 {
-			return "", &Error{File: s.Path, Line: s.CRDNameLine, Msg: fmt.Sprintf(
+			return "", &Error{File: s.Path, Line: s.CRDNameLine, Message: fmt.Sprintf(
 				"%s defines the versions %s; say which one the suite tests with version:", f.Path, strings.Join(names, ", "))}
 		}
 		if version != "" && names[0] != version {
-			return "", &Error{File: s.Path, Line: s.CRDNameLine, Msg: fmt.Sprintf(
+			return "", &Error{File: s.Path, Line: s.CRDNameLine, Message: fmt.Sprintf(
 				"the matched CRD files define different versions (%s and %s); say which one the suite tests with version:", version, names[0])}
 		}
 		version = names[0]

@@ -1,7 +1,6 @@
 package repoconfig
 
 import (
-	"fmt"
 	"path"
 	"sort"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/yamlfile"
 )
 
 // sections maps each top-level key to the function that reads its value
@@ -21,7 +21,7 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 		}
 		v, err := ParseKubeVersion(s)
 		if err != nil {
-			p.errorf(val.Line, "kubeVersion", "%v", err)
+			p.Addf(val.Line, "kubeVersion", "%v", err)
 			return
 		}
 		v.Line = key.Line
@@ -39,12 +39,12 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 			}
 			text = strings.Join(entries, ",")
 		default:
-			p.errorf(val.Line, "kubeVersions", "must be a list of releases or a string such as \"1.30-1.37\"")
+			p.Addf(val.Line, "kubeVersions", "must be a list of releases or a string such as \"1.30-1.37\"")
 			return
 		}
 		vs, err := ParseKubeVersions(text)
 		if err != nil {
-			p.errorf(val.Line, "kubeVersions", "%v", err)
+			p.Addf(val.Line, "kubeVersions", "%v", err)
 			return
 		}
 		cfg.KubeVersions = KubeVersionList{Versions: vs, Line: key.Line}
@@ -86,7 +86,7 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 		}
 		era, err := payload.ParseEra(s)
 		if err != nil {
-			p.errorf(val.Line, "referenceEra", "%v", err)
+			p.Addf(val.Line, "referenceEra", "%v", err)
 			return
 		}
 		cfg.ReferenceEra = era
@@ -117,33 +117,33 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 func Parse(file string, data []byte) (Config, error) {
 	cfg := Defaults()
 	cfg.File = file
-	p := &parser{file: file}
+	p := &parser{Problems: yamlfile.Problems{File: file}}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		line, msg := yamlError(err)
-		p.errorf(line, "", "invalid YAML: %s", msg)
-		return cfg, p.err()
+		line, msg := yamlfile.SyntaxError(err)
+		p.Addf(line, "", "invalid YAML: %s", msg)
+		return cfg, p.Err()
 	}
-	if len(doc.Content) == 0 || isNull(doc.Content[0]) {
+	if len(doc.Content) == 0 || yamlfile.IsNull(doc.Content[0]) {
 		return cfg, nil
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
-		p.errorf(root.Line, "", "must be a mapping of keys (%s) to values", strings.Join(knownKeys(), ", "))
-		return cfg, p.err()
+		p.Addf(root.Line, "", "must be a mapping of keys (%s) to values", strings.Join(knownKeys(), ", "))
+		return cfg, p.Err()
 	}
-	p.eachKey("", root, func(k, v *yaml.Node) {
+	p.EachKey("", root, func(k, v *yaml.Node) {
 		fn, ok := sections[k.Value]
 		if !ok {
-			p.errorf(k.Line, k.Value, "unknown key; known keys are %s", strings.Join(knownKeys(), ", "))
+			p.Addf(k.Line, k.Value, "unknown key; known keys are %s", strings.Join(knownKeys(), ", "))
 			return
 		}
-		if isNull(v) {
+		if yamlfile.IsNull(v) {
 			return
 		}
 		fn(p, &cfg, k, v)
 	})
-	return cfg, p.err()
+	return cfg, p.Err()
 }
 
 func knownKeys() []string {
@@ -157,55 +157,23 @@ func knownKeys() []string {
 
 // parser collects the problems of one file.
 type parser struct {
-	file     string
-	problems []Problem
-}
-
-func (p *parser) errorf(line int, key, format string, args ...any) {
-	p.problems = append(p.problems, Problem{File: p.file, Line: line, Key: key, Message: fmt.Sprintf(format, args...)})
-}
-
-func (p *parser) err() error {
-	if len(p.problems) == 0 {
-		return nil
-	}
-	sort.SliceStable(p.problems, func(i, j int) bool { return p.problems[i].Line < p.problems[j].Line })
-	return &Error{Problems: p.problems}
-}
-
-// eachKey calls fn for every key of mapping m. A key given twice is an
-// error: which value wins would be up to the YAML library.
-func (p *parser) eachKey(section string, m *yaml.Node, fn func(k, v *yaml.Node)) {
-	first := map[string]int{}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := m.Content[i]
-		name := k.Value
-		if section != "" {
-			name = section + "." + k.Value
-		}
-		if line, dup := first[k.Value]; dup {
-			p.errorf(k.Line, name, "is given twice (first on line %d)", line)
-			continue
-		}
-		first[k.Value] = k.Line
-		fn(k, m.Content[i+1])
-	}
+	yamlfile.Problems
 }
 
 // mapping reads a section whose value is a mapping with the given keys; a
 // null value of a key keeps its default.
 func (p *parser) mapping(section string, val *yaml.Node, fields map[string]func(*yaml.Node)) {
 	if val.Kind != yaml.MappingNode {
-		p.errorf(val.Line, section, "must be a mapping with keys %s", strings.Join(sortedKeys(fields), ", "))
+		p.Addf(val.Line, section, "must be a mapping with keys %s", strings.Join(sortedKeys(fields), ", "))
 		return
 	}
-	p.eachKey(section, val, func(k, v *yaml.Node) {
+	p.EachKey(section, val, func(k, v *yaml.Node) {
 		fn, ok := fields[k.Value]
 		if !ok {
-			p.errorf(k.Line, section+"."+k.Value, "unknown key; %s accepts %s", section, strings.Join(sortedKeys(fields), ", "))
+			p.Addf(k.Line, section+"."+k.Value, "unknown key; %s accepts %s", section, strings.Join(sortedKeys(fields), ", "))
 			return
 		}
-		if !isNull(v) {
+		if !yamlfile.IsNull(v) {
 			fn(v)
 		}
 	})
@@ -224,7 +192,7 @@ func sortedKeys(m map[string]func(*yaml.Node)) []string {
 // kept as written, so kubeVersion: 1.30 stays "1.30".
 func (p *parser) scalar(key string, v *yaml.Node) (string, bool) {
 	if v.Kind != yaml.ScalarNode {
-		p.errorf(v.Line, key, "must be a string")
+		p.Addf(v.Line, key, "must be a string")
 		return "", false
 	}
 	return v.Value, true
@@ -233,7 +201,7 @@ func (p *parser) scalar(key string, v *yaml.Node) (string, bool) {
 // strings reads a list of strings.
 func (p *parser) strings(key string, v *yaml.Node) ([]string, bool) {
 	if v.Kind != yaml.SequenceNode {
-		p.errorf(v.Line, key, "must be a list of strings")
+		p.Addf(v.Line, key, "must be a list of strings")
 		return nil, false
 	}
 	out := []string{}
@@ -244,11 +212,11 @@ func (p *parser) strings(key string, v *yaml.Node) ([]string, bool) {
 			continue
 		}
 		if s == "" {
-			p.errorf(item.Line, key, "has an empty entry")
+			p.Addf(item.Line, key, "has an empty entry")
 			continue
 		}
 		if line, dup := seen[s]; dup {
-			p.errorf(item.Line, key, "%q is listed twice (first on line %d)", s, line)
+			p.Addf(item.Line, key, "%q is listed twice (first on line %d)", s, line)
 			continue
 		}
 		seen[s] = item.Line
@@ -260,7 +228,7 @@ func (p *parser) strings(key string, v *yaml.Node) ([]string, bool) {
 // patterns reads a list of globs and checks their syntax.
 func (p *parser) patterns(key string, v *yaml.Node) []Pattern {
 	if v.Kind != yaml.SequenceNode {
-		p.errorf(v.Line, key, "must be a list of glob patterns")
+		p.Addf(v.Line, key, "must be a list of glob patterns")
 		return nil
 	}
 	l, _ := p.strings(key, v)
@@ -268,11 +236,11 @@ func (p *parser) patterns(key string, v *yaml.Node) []Pattern {
 	for i, s := range l {
 		line := lineOf(v, s, i)
 		if _, err := path.Match(s, ""); err != nil {
-			p.errorf(line, key, "%q is not a valid glob pattern (path.Match syntax: *, ?, [a-z], no **)", s)
+			p.Addf(line, key, "%q is not a valid glob pattern (path.Match syntax: *, ?, [a-z], no **)", s)
 			continue
 		}
 		if path.IsAbs(s) || strings.HasPrefix(s, "../") || s != path.Clean(s) {
-			p.errorf(line, key, "%q must be a clean path relative to the base directory, e.g. %q", s, path.Clean(strings.TrimPrefix(s, "/")))
+			p.Addf(line, key, "%q must be a clean path relative to the base directory, e.g. %q", s, path.Clean(strings.TrimPrefix(s, "/")))
 			continue
 		}
 		out = append(out, Pattern{Glob: s, Line: line})
@@ -295,27 +263,11 @@ func lineOf(v *yaml.Node, s string, i int) int {
 	return v.Line
 }
 
-func isNull(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
-}
-
-// yamlError splits a YAML syntax error into its line (0 if none) and the
-// rest of the message.
-func yamlError(err error) (int, string) {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	var n int
-	if _, scanErr := fmt.Sscanf(msg, "line %d: ", &n); scanErr == nil {
-		_, rest, _ := strings.Cut(msg, ": ")
-		return n, rest
-	}
-	return 0, msg
-}
-
 // boolean reads a true/false value; anything else is a problem (and false).
 func (p *parser) boolean(key string, v *yaml.Node) bool {
 	var b bool
 	if err := v.Decode(&b); err != nil || v.Kind != yaml.ScalarNode {
-		p.errorf(v.Line, key, "must be true or false")
+		p.Addf(v.Line, key, "must be true or false")
 		return false
 	}
 	return b
@@ -329,7 +281,7 @@ func (p *parser) directory(key string, v *yaml.Node, example, old string) string
 		return old
 	}
 	if s == "" || path.IsAbs(s) || strings.HasPrefix(path.Clean(s), "..") {
-		p.errorf(v.Line, key, "must be a directory below the base directory, e.g. %s", example)
+		p.Addf(v.Line, key, "must be a directory below the base directory, e.g. %s", example)
 		return old
 	}
 	return path.Clean(s)

@@ -2,7 +2,6 @@ package discovery
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 
 	yamlv3 "go.yaml.in/yaml/v3"
 
+	"github.com/gatedcrd/gatedcrd/internal/yamlfile"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 )
 
@@ -95,13 +95,14 @@ func ParseConfig(file string, data []byte) (Config, error) {
 	var cfg Config
 	var doc yamlv3.Node
 	if err := yamlv3.Unmarshal(data, &doc); err != nil {
-		return cfg, diag.Errorf(file, yamlErrorLine(err), "", "invalid YAML: %v", err)
+		line, _ := yamlfile.SyntaxError(err)
+		return cfg, diag.Errorf(file, line, "", "invalid YAML: %v", err)
 	}
 	if len(doc.Content) == 0 {
 		return cfg, nil
 	}
 	root := doc.Content[0]
-	if root.Kind == yamlv3.ScalarNode && root.Tag == "!!null" {
+	if yamlfile.IsNull(root) {
 		return cfg, nil
 	}
 	if root.Kind != yamlv3.MappingNode {
@@ -120,7 +121,7 @@ func ParseConfig(file string, data []byte) (Config, error) {
 			cfg.SchemaPatch.Present = true
 			cfg.SchemaPatch.Disabled = parseStage(file, key.Value, val, map[string]func(*yamlv3.Node){
 				"requiredFeatureSets": func(v *yamlv3.Node) {
-					if v.Kind == yamlv3.ScalarNode && v.Tag == "!!null" {
+					if yamlfile.IsNull(v) {
 						return
 					}
 					if err := v.Decode(&cfg.SchemaPatch.RequiredFeatureSets); err != nil {
@@ -142,7 +143,7 @@ func ParseConfig(file string, data []byte) (Config, error) {
 // parseStage reads a stage section: a mapping with "disabled" plus extra
 // keys; null means "not configured".
 func parseStage(file, section string, val *yamlv3.Node, extra map[string]func(*yamlv3.Node), problems *diag.List) bool {
-	if val.Kind == yamlv3.ScalarNode && val.Tag == "!!null" {
+	if yamlfile.IsNull(val) {
 		return false
 	}
 	if val.Kind != yamlv3.MappingNode {
@@ -171,23 +172,12 @@ func parseStage(file, section string, val *yamlv3.Node, extra map[string]func(*y
 	return disabled
 }
 
-// forEachKey calls fn for every key of the mapping m. A key given twice is
-// an error: which value wins would be up to the YAML library.
+// forEachKey calls fn for every key of the mapping m; a key given twice is
+// an error (yamlfile.Problems.EachKey).
 func forEachKey(file, section string, m *yamlv3.Node, problems *diag.List, fn func(key, val *yamlv3.Node)) {
-	first := map[string]int{}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := m.Content[i]
-		if line, dup := first[k.Value]; dup {
-			subject := k.Value
-			if section != "" {
-				subject = section + "." + k.Value
-			}
-			problems.Add(diag.Errorf(file, k.Line, subject, "is given twice (first on line %d)", line))
-			continue
-		}
-		first[k.Value] = k.Line
-		fn(k, m.Content[i+1])
-	}
+	keys := &yamlfile.Problems{File: file}
+	keys.EachKey(section, m, fn)
+	problems.AddError(keys.Err())
 }
 
 // unknownKey marks d as a strict-mode finding: the reference ignores keys
@@ -206,22 +196,12 @@ func knownKeys() string {
 	return strings.Join(keys, ", ")
 }
 
-// yamlErrorLine extracts "line N" from a yaml.v3 error, or 0.
-func yamlErrorLine(err error) int {
-	var n int
-	msg := err.Error()
-	if i := strings.Index(msg, "line "); i >= 0 {
-		_, _ = fmt.Sscanf(msg[i:], "line %d", &n)
-	}
-	return n
-}
-
 // parseCompat reads the compat section: a mapping with one key, accepted,
 // a list of mappings with the keys crd, check, path and reason, each a
 // non-empty string. An entry given twice is an error.
 func parseCompat(file string, val *yamlv3.Node, problems *diag.List) CompatConfig {
 	var cfg CompatConfig
-	if val.Kind == yamlv3.ScalarNode && val.Tag == "!!null" {
+	if yamlfile.IsNull(val) {
 		return cfg
 	}
 	if val.Kind != yamlv3.MappingNode {
@@ -233,7 +213,7 @@ func parseCompat(file string, val *yamlv3.Node, problems *diag.List) CompatConfi
 			problems.Add(unknownKey(diag.Errorf(file, k.Line, "compat."+k.Value, "unknown key; compat accepts accepted")))
 			return
 		}
-		if v.Kind == yamlv3.ScalarNode && v.Tag == "!!null" {
+		if yamlfile.IsNull(v) {
 			return
 		}
 		if v.Kind != yamlv3.SequenceNode {

@@ -1,0 +1,83 @@
+package yamlfile
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+func TestProblemRendersFileLineKey(t *testing.T) {
+	for _, tc := range []struct {
+		p    Problem
+		want string
+	}{
+		{Problem{File: "a.yaml", Line: 3, Key: "x.y", Message: "is wrong"}, "a.yaml:3: x.y: is wrong"},
+		{Problem{File: "a.yaml", Line: 3, Message: "is wrong"}, "a.yaml:3: is wrong"},
+		{Problem{File: "a.yaml", Message: "empty file"}, "a.yaml: empty file"},
+	} {
+		if got := tc.p.Error(); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
+}
+
+// TestEachKeyRejectsRepeatedKeys: a repeated key is reported at its line,
+// naming the first, and fn sees only the first; problems come out in line
+// order, each one reachable with errors.As.
+func TestEachKeyRejectsRepeatedKeys(t *testing.T) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte("a: 1\nb:\n  c: 2\n  c: 3\na: 4\n"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	ps := &Problems{File: "f.yaml"}
+	var seen []string
+	ps.EachKey("", doc.Content[0], func(k, v *yaml.Node) {
+		seen = append(seen, k.Value+"="+v.Value)
+		if k.Value == "b" {
+			ps.EachKey("b", v, func(k, v *yaml.Node) { seen = append(seen, "b."+k.Value+"="+v.Value) })
+		}
+	})
+	if got := strings.Join(seen, " "); got != "a=1 b= b.c=2" {
+		t.Errorf("fn saw %s", got)
+	}
+	err := ps.Err()
+	want := "f.yaml:4: b.c: is given twice (first on line 3)\nf.yaml:5: a: is given twice (first on line 1)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v, want\n%s", err, want)
+	}
+	var p Problem
+	if !errors.As(err, &p) || p.Line != 4 || ps.Len() != 2 {
+		t.Errorf("errors.As: %+v", p)
+	}
+	if (&Problems{}).Err() != nil {
+		t.Error("no problems, yet an error")
+	}
+}
+
+func TestSyntaxErrorTakesTheLine(t *testing.T) {
+	var doc yaml.Node
+	err := yaml.Unmarshal([]byte("a: 1\nb: [\n"), &doc)
+	if err == nil {
+		t.Fatal("no syntax error")
+	}
+	line, msg := SyntaxError(err)
+	if line == 0 || strings.HasPrefix(msg, "yaml:") || strings.HasPrefix(msg, "line") || !strings.Contains(err.Error(), msg) {
+		t.Errorf("line %d, message %q from %q", line, msg, err)
+	}
+	if line, msg := SyntaxError(errors.New("yaml: control characters are not allowed")); line != 0 || msg != "control characters are not allowed" {
+		t.Errorf("without a line: %d %q", line, msg)
+	}
+}
+
+func TestIsNull(t *testing.T) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte("a:\nb: ~\nc: x\n"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	m := doc.Content[0].Content
+	if !IsNull(m[1]) || !IsNull(m[3]) || IsNull(m[5]) {
+		t.Error("IsNull is wrong for a:, b: ~ or c: x")
+	}
+}
