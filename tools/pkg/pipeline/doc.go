@@ -69,8 +69,9 @@
 //
 // A check or transformation of the merged manifests plugs in after Merge,
 // next to Validate (as the required annotations and the CRD validation
-// do): it takes *Merged (whose Tree holds every merged file, whose
-// Universe, when loaded, holds the Go types) and reports to Run.Problems.
+// do): it takes *Merged (Run.Tree holds every merged file,
+// Merged.ManifestMerge lists them, Universe holds the Go types when they
+// were loaded) and reports to Run.Problems.
 // The Go source a schema came from is found in one way, Loaded.Sources: a
 // generated schema path names the kind and the JSON field names on the way
 // down, and Sources.Locate follows them through the loaded types to the
