@@ -147,7 +147,7 @@ apitest-matrix: $(APITEST)
 ## pre-version payload in api/fleet/v1beta1) on two Kubernetes versions in
 ## one command, as such a repository's CI runs them
 OPERATOR_REPO ?= tools/internal/e2e/testdata/operatorrepo
-OPERATOR_MATRIX_VERSIONS ?= 1.31,1.32
+OPERATOR_MATRIX_VERSIONS ?= 1.30,1.32
 apitest-operator-matrix: $(APITEST)
 	$(APITEST) --kube-version $(OPERATOR_MATRIX_VERSIONS) --base-dir $(OPERATOR_REPO)
 
