@@ -51,7 +51,7 @@ func startSuites(ctx context.Context, opts *options, program string) (*suiteRunn
 		if err != nil {
 			return nil, err
 		}
-		args = append(args, "--payload-dir", p)
+		args = append(args, "--manifest-merge:payload-manifest-path", p)
 	}
 	cmd := exec.Command(program, args...)
 	cmd.Stderr = opts.stderr // the release chosen and why, the server's start
