@@ -49,3 +49,37 @@ func TestOneShotHoldsTheWriteLockForTheWholeRun(t *testing.T) {
 	mustRun(t, "crd-manifests", "--base-dir", want)
 	sameFiles(t, "the run that waited", generatedFiles(t, want), generatedFiles(t, dir))
 }
+
+// TestQuietRunWaitsForTheLockSilently checks that -q keeps the run's
+// "waiting for another codegen run" line off standard error (it is
+// progress, and -q prints errors and results only), while the run still
+// waits for the lock.
+func TestQuietRunWaitsForTheLockSilently(t *testing.T) {
+	t.Setenv("GATEDCRD_CACHE", t.TempDir())
+	dir := exampleTree(t, false)
+	held, err := pipeline.LockWrites(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr syncWriter
+	done := make(chan int, 1)
+	go func() {
+		done <- Run("test", []string{"crd-manifests", "--base-dir", dir, "-q"}, &syncWriter{}, &stderr)
+	}()
+	// Longer than the moment after which a run says it waits.
+	time.Sleep(time.Second)
+	select {
+	case code := <-done:
+		t.Fatalf("the run did not wait for the lock (exit %d)\n%s", code, stderr.String())
+	default:
+	}
+	if err := held.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if code := <-done; code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	if got := stderr.String(); got != "" {
+		t.Errorf("a -q run printed on standard error:\n%s", got)
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -91,7 +92,11 @@ func lockForRun(opts *options) (*pipeline.WriteLock, error) {
 	if opts.verify || opts.writeBaseline {
 		return nil, nil
 	}
-	lock, err := pipeline.LockWrites(opts.baseDir, opts.stderr)
+	var progress io.Writer = opts.stderr
+	if opts.Quiet { // -q prints errors and results only, not that it waits
+		progress = nil
+	}
+	lock, err := pipeline.LockWrites(opts.baseDir, progress)
 	if err != nil {
 		return nil, &clicontract.Error{Code: ExitIO, Msg: fmt.Sprintf("error: %v", err)}
 	}
