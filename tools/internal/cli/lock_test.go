@@ -17,17 +17,7 @@ import (
 // would write files generated from the sources before the edit, next to
 // the watch's newer ones: a mixed tree.
 func TestOneShotHoldsTheWriteLockForTheWholeRun(t *testing.T) {
-	t.Setenv("GATEDCRD_CACHE", t.TempDir())
-	dir := exampleTree(t, false)
-	held, err := pipeline.LockWrites(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr syncWriter
-	done := make(chan int, 1)
-	go func() {
-		done <- Run("test", []string{"crd-manifests", "--base-dir", dir}, &syncWriter{}, &stderr)
-	}()
+	dir, held, done, stderr := runWhileLocked(t)
 	// The run says it waits once it has waited a moment; with the lock
 	// taken at its start, it has read nothing yet.
 	for !strings.Contains(stderr.String(), "waiting for another codegen run") {
@@ -55,17 +45,7 @@ func TestOneShotHoldsTheWriteLockForTheWholeRun(t *testing.T) {
 // progress, and -q prints errors and results only), while the run still
 // waits for the lock.
 func TestQuietRunWaitsForTheLockSilently(t *testing.T) {
-	t.Setenv("GATEDCRD_CACHE", t.TempDir())
-	dir := exampleTree(t, false)
-	held, err := pipeline.LockWrites(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr syncWriter
-	done := make(chan int, 1)
-	go func() {
-		done <- Run("test", []string{"crd-manifests", "--base-dir", dir, "-q"}, &syncWriter{}, &stderr)
-	}()
+	_, held, done, stderr := runWhileLocked(t, "-q")
 	// Longer than the moment after which a run says it waits.
 	time.Sleep(time.Second)
 	select {
@@ -82,4 +62,23 @@ func TestQuietRunWaitsForTheLockSilently(t *testing.T) {
 	if got := stderr.String(); got != "" {
 		t.Errorf("a -q run printed on standard error:\n%s", got)
 	}
+}
+
+// runWhileLocked copies the example tree, takes its write lock as a
+// running codegen watch would, and starts a writing crd-manifests run on
+// it with the extra arguments; the run's exit status arrives on done.
+func runWhileLocked(t *testing.T, args ...string) (dir string, held *pipeline.WriteLock, done chan int, stderr *syncWriter) {
+	t.Helper()
+	t.Setenv("GATEDCRD_CACHE", t.TempDir())
+	dir = exampleTree(t, false)
+	held, err := pipeline.LockWrites(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr = &syncWriter{}
+	done = make(chan int, 1)
+	go func() {
+		done <- Run("test", append([]string{"crd-manifests", "--base-dir", dir}, args...), &syncWriter{}, stderr)
+	}()
+	return dir, held, done, stderr
 }
