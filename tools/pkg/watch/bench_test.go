@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"testing"
@@ -68,6 +69,7 @@ func benchSaves(b *testing.B, dir, file string, edit func(testing.TB, string), f
 	var lat []time.Duration
 	var scope []string
 	cpu := cpuTime()
+	stopProfile := profileCycles(b)
 	b.ResetTimer()
 	for b.Loop() {
 		start := time.Now()
@@ -84,6 +86,7 @@ func benchSaves(b *testing.B, dir, file string, edit func(testing.TB, string), f
 		lat = append(lat, time.Since(start))
 	}
 	b.StopTimer()
+	stopProfile()
 	cpu = cpuTime() - cpu
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Milliseconds()), "p50-ms")
@@ -142,4 +145,28 @@ func benchOut() io.Writer {
 		return os.Stderr
 	}
 	return io.Discard
+}
+
+// profileCycles writes a CPU profile of the cycles alone (go test's
+// -cpuprofile also holds the tree's preparation and the first, full
+// cycle) to the file GATEDCRD_BENCH_CPUPROFILE names, when set; call the
+// function it returns after the last cycle.
+func profileCycles(b *testing.B) (stop func()) {
+	p := os.Getenv("GATEDCRD_BENCH_CPUPROFILE")
+	if p == "" {
+		return func() {}
+	}
+	f, err := os.Create(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
