@@ -17,14 +17,19 @@ type Problem struct {
 }
 
 // Error renders the problem as "file:line: key: message", the form every
-// diagnostic of the tools takes.
+// diagnostic of the tools takes: tools/pkg/diag renders its Diagnostic
+// through it, so that the two cannot drift apart. Each part is left out
+// when it is empty (the line when it is 0, the line too when the file is
+// empty, since a line alone points nowhere).
 func (p Problem) Error() string {
 	var b strings.Builder
-	b.WriteString(p.File)
-	if p.Line > 0 {
-		fmt.Fprintf(&b, ":%d", p.Line)
+	if p.File != "" {
+		b.WriteString(p.File)
+		if p.Line > 0 {
+			fmt.Fprintf(&b, ":%d", p.Line)
+		}
+		b.WriteString(": ")
 	}
-	b.WriteString(": ")
 	if p.Key != "" {
 		b.WriteString(p.Key)
 		b.WriteString(": ")

@@ -16,6 +16,8 @@ func TestProblemRendersFileLineKey(t *testing.T) {
 		{Problem{File: "a.yaml", Line: 3, Key: "x.y", Message: "is wrong"}, "a.yaml:3: x.y: is wrong"},
 		{Problem{File: "a.yaml", Line: 3, Message: "is wrong"}, "a.yaml:3: is wrong"},
 		{Problem{File: "a.yaml", Message: "empty file"}, "a.yaml: empty file"},
+		{Problem{Key: "x", Message: "no file to point at"}, "x: no file to point at"},
+		{Problem{Line: 4, Message: "a line alone points nowhere"}, "a line alone points nowhere"},
 	} {
 		if got := tc.p.Error(); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)

@@ -4,8 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
+
+	"github.com/gatedcrd/gatedcrd/internal/yamlfile"
 )
 
 // Severity says whether a Diagnostic fails the run.
@@ -45,22 +46,14 @@ type Diagnostic struct {
 	Strict bool
 }
 
-// String renders the diagnostic as "file:line: subject: message".
-func (d Diagnostic) String() string {
-	var b strings.Builder
-	if d.File != "" {
-		b.WriteString(d.File)
-		if d.Line > 0 {
-			fmt.Fprintf(&b, ":%d", d.Line)
-		}
-		b.WriteString(": ")
-	}
-	if d.Subject != "" {
-		b.WriteString(d.Subject)
-		b.WriteString(": ")
-	}
-	b.WriteString(d.Message)
-	return b.String()
+// String renders the diagnostic as "file:line: subject: message", as
+// yamlfile.Problem renders every file:line problem of the tools.
+func (d Diagnostic) String() string { return d.Problem().Error() }
+
+// Problem returns the position and text of the diagnostic as a
+// yamlfile.Problem (the severity and strictness are not part of it).
+func (d Diagnostic) Problem() yamlfile.Problem {
+	return yamlfile.Problem{File: d.File, Line: d.Line, Key: d.Subject, Message: d.Message}
 }
 
 // Error makes a Diagnostic usable as an error value.

@@ -80,3 +80,26 @@ func TestAddErrorKeepsPositionsOfOtherErrorTypes(t *testing.T) {
 		t.Fatalf("items = %#v", items)
 	}
 }
+
+// TestDiagnosticRendersAsProblem: a Diagnostic and the yamlfile.Problem it
+// converts to render the same bytes, whichever parts are empty, and the
+// conversion keeps every part.
+func TestDiagnosticRendersAsProblem(t *testing.T) {
+	for _, d := range []Diagnostic{
+		Errorf("a.go", 3, "+m", "bad"),
+		Warningf("a.go", 0, "", "careful"),
+		Errorf("", 0, "key", "no file"),
+		Errorf("", 0, "", "message only"),
+	} {
+		p := d.Problem()
+		if p.File != d.File || p.Line != d.Line || p.Key != d.Subject || p.Message != d.Message {
+			t.Errorf("Problem() = %+v, from %+v", p, d)
+		}
+		if d.String() != p.Error() {
+			t.Errorf("diagnostic %q, problem %q", d.String(), p.Error())
+		}
+	}
+	if got := Errorf("", 0, "", "message only").String(); got != "message only" {
+		t.Errorf("without a file: %q", got)
+	}
+}
