@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gatedcrd/gatedcrd/internal/clicontract"
+	"github.com/gatedcrd/gatedcrd/internal/suitefile"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/watch"
 )
@@ -101,7 +102,7 @@ func runWatch(ctx context.Context, opts *options, flags watchFlags) (err error) 
 				err = &clicontract.Error{Code: ExitIO, Msg: "error: " + serr.Error()}
 			}
 		}()
-		wopts.Observe, wopts.OnCycle = isSuiteFile, runner.afterCycle
+		wopts.Observe, wopts.OnCycle = suitefile.IsSuite, runner.afterCycle
 	}
 	w, err := watch.New(opts.baseDir, wopts)
 	if err != nil {

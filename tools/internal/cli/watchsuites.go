@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gatedcrd/gatedcrd/internal/suitefile"
 	"github.com/gatedcrd/gatedcrd/internal/suiteserve"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/watch"
 )
@@ -164,7 +165,7 @@ func (s *suiteRunner) requestFor(rep watch.Report) suiteserve.Request {
 	}
 	for _, f := range rep.Changed {
 		p := filepath.Join(s.baseDir, f)
-		if _, err := os.Stat(p); err == nil && isSuiteFile(p) {
+		if _, err := os.Stat(p); err == nil && suitefile.IsSuite(p) {
 			req.SuiteFiles = append(req.SuiteFiles, p)
 		}
 	}
@@ -210,13 +211,6 @@ func (s *suiteRunner) stop() error {
 func signalled(st *os.ProcessState) bool {
 	ws, ok := st.Sys().(syscall.WaitStatus)
 	return ok && ws.Signaled()
-}
-
-// isSuiteFile is apitest's rule for a suite file (apitest/suite
-// isSuitePath, which codegen cannot import): a .yaml file whose
-// grandparent directory is named tests.
-func isSuiteFile(p string) bool {
-	return filepath.Ext(p) == ".yaml" && filepath.Base(filepath.Dir(filepath.Dir(p))) == "tests"
 }
 
 // isGeneratedCRD says whether p is a CRD file of a version's
