@@ -19,7 +19,14 @@ func testSuitesCommand(opts *options) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "test-suites",
 		Short: "Write a stub API test suite for every partial manifest that has none (with --verify: fail naming them)",
-		Args:  cobra.NoArgs,
+		Long: `test-suites checks that every partial manifest
+<version>/zz_generated.featuregated-crd-manifests/<crd>/<X>.yaml has an API test
+suite named after it: <version>/tests/<crd>/<X>.yaml (openshift/api's name) or
+<X>.testsuite.yaml (operator repositories' name). It writes a stub suite for each
+missing one, named as most of the nearest suites are (those of the same CRD, else
+of the same version, else of the whole tree; <X>.yaml where there are none).
+With --verify it writes nothing and fails naming the missing suites.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			disc, probs, err := discover(opts, opts.groupVersions)
 			if disc != nil {

@@ -8,16 +8,14 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gatedcrd/gatedcrd/internal/suitefile"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
-const (
-	partialDir = manifest.PartialManifestsDirName
-	testsDir   = "tests"
-)
+const partialDir = manifest.PartialManifestsDirName
 
 // Input is what Run needs.
 type Input struct {
@@ -37,7 +35,12 @@ type Result struct {
 // without one.
 func Run(in Input) (*Result, error) {
 	res := &Result{}
-	for _, v := range in.Discovery.Versions() {
+	versions := in.Discovery.Versions()
+	suites, err := readSuiteNames(in.Tree, versions)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range versions {
 		crds, err := listDirs(in.Tree, filepath.Join(v.Dir, partialDir))
 		if err != nil {
 			return nil, err
@@ -52,10 +55,11 @@ func Run(in Input) (*Result, error) {
 					continue
 				}
 				res.PartialManifests++
-				suite := filepath.Join(v.Dir, testsDir, crd, e.Name)
-				if _, isFile := in.Tree.Stat(suite); isFile {
+				partial := strings.TrimSuffix(e.Name, ".yaml")
+				if suites.covers(v.Dir, crd, partial) {
 					continue
 				}
+				suite := filepath.Join(v.Dir, suitefile.TestsDir, crd, partial+suites.stubSuffix(v.Dir, crd))
 				stub, err := stubFor(in.Tree, filepath.Join(v.Dir, partialDir, crd, e.Name), crd, v.DirName())
 				if err != nil {
 					in.Problems.AddError(err)
