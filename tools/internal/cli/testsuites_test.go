@@ -38,3 +38,31 @@ func TestTestSuitesOnOperatorRepository(t *testing.T) {
 	}
 	mustRun(t, "test-suites", "--base-dir", dir, "--verify")
 }
+
+// TestTreeWithoutSuites: a repository that never ran test-suites (no
+// tests/ directory) passes the reference's commands with --verify, and
+// crd-manifests --verify; only test-suites --verify names what is
+// missing, and test-suites writes <X>.yaml stubs, as a tree without
+// suites has no other name to follow.
+func TestTreeWithoutSuites(t *testing.T) {
+	dir := exampleTree(t, true)
+	for _, v := range []string{"v1", "v1alpha1"} {
+		if err := os.RemoveAll(filepath.Join(dir, "example", v, "tests")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, cmd := range []string{"empty-partial-schemas", "schemapatch", "crd-manifest-merge", "crd-manifests"} {
+		if code, stderr := codegen(t, cmd, "--base-dir", dir, "--verify"); code != ExitOK {
+			t.Errorf("%s --verify without suites: exit %d, want 0\n%s", cmd, code, stderr)
+		}
+	}
+	code, stderr := codegen(t, "test-suites", "--base-dir", dir, "--verify")
+	if code != ExitStale || !strings.Contains(stderr, "\n  example/v1/tests/stableconfigtypes.example.openshift.io/AAA_ungated.yaml\n") {
+		t.Errorf("test-suites --verify without suites: exit %d, want %d naming AAA_ungated.yaml\n%s", code, ExitStale, stderr)
+	}
+	mustRun(t, "test-suites", "--base-dir", dir)
+	if _, err := os.Stat(filepath.Join(dir, "example/v1/tests/stableconfigtypes.example.openshift.io/AAA_ungated.yaml")); err != nil {
+		t.Errorf("no plain stub: %v", err)
+	}
+	mustRun(t, "test-suites", "--base-dir", dir, "--verify")
+}
