@@ -34,7 +34,8 @@ const (
 	UngatedFileName = "AAA_ungated.yaml"
 )
 
-// Input is what stage 1 works from. Every field but Prefetch is required.
+// Input is what stage 1 works from. Every field but Prefetch, Only and
+// Memo is required.
 type Input struct {
 	// Discovery lists the groups and versions of the run.
 	Discovery *discovery.Result
@@ -51,7 +52,7 @@ type Input struct {
 	// resource singular, ...) errors instead of warnings.
 	Strict bool
 	// Prefetch, when set, reads the existing partial manifests of
-	// Discovery from Tree (StartPrefetch with the same two); Run starts
+	// Discovery from Tree (StartPrefetch with the same three); Run starts
 	// one otherwise, unless Only is set. Run waits for it.
 	Prefetch *Prefetch
 	// Only, when set, restricts the writing to the CRDs whose root type
@@ -60,6 +61,10 @@ type Input struct {
 	// their partial manifests are left as the tree holds them, neither
 	// read nor handed on (CRD.Untouched).
 	Only func(groupVersion, kind string) bool
+	// Memo, when set, parses the existing partial manifests (codegen
+	// watch: those its last cycle wrote or read are parsed already); nil
+	// parses each one.
+	Memo *manifest.Memo
 }
 
 // Result is what stage 1 found and decided.
@@ -256,10 +261,10 @@ func Run(in Input) (*Result, error) {
 	r.existing = in.Prefetch
 	r.only = in.Only
 	if r.existing == nil && r.only == nil {
-		r.existing = StartPrefetch(in.Tree, in.Discovery)
+		r.existing = StartPrefetch(in.Tree, in.Discovery, in.Memo)
 	} else if r.existing == nil {
 		// A restricted run reads the few files it writes, when it needs them.
-		r.existing = startPrefetch(in.Tree, nil)
+		r.existing = startPrefetch(in.Tree, in.Memo, nil)
 	}
 	defer r.existing.Wait()
 	res := &Result{}

@@ -21,11 +21,11 @@ type existingFile struct {
 	parseErr error
 }
 
-func (f *existingFile) load(t *tree.Tree, path string) {
+func (f *existingFile) load(t *tree.Tree, memo *manifest.Memo, path string) {
 	f.once.Do(func() {
 		f.data, f.readErr = t.ReadFile(path)
 		if f.readErr == nil && len(bytes.TrimSpace(f.data)) > 0 {
-			f.obj, f.parseErr = manifest.Parse(f.data)
+			f.obj, f.parseErr = memo.Parse(f.data)
 		}
 	})
 }
@@ -40,14 +40,16 @@ func (f *existingFile) load(t *tree.Tree, path string) {
 // so an early read sees what a late one would.
 type Prefetch struct {
 	t     *tree.Tree
+	memo  *manifest.Memo           // parses the files; nil parses every time
 	files map[string]*existingFile // not modified once the workers start
 	wg    sync.WaitGroup
 }
 
 // StartPrefetch starts reading the existing partial manifests of every
-// version of d that stage 1 processes, from t, for Input.Prefetch. Call
-// Wait if Run is not called with it.
-func StartPrefetch(t *tree.Tree, d *discovery.Result) *Prefetch {
+// version of d that stage 1 processes, from t, parsing them through memo
+// (Input.Memo; nil parses every file), for Input.Prefetch. Call Wait if
+// Run is not called with it.
+func StartPrefetch(t *tree.Tree, d *discovery.Result, memo *manifest.Memo) *Prefetch {
 	var dirs []string
 	for _, g := range d.Groups {
 		for _, v := range g.Versions {
@@ -56,13 +58,13 @@ func StartPrefetch(t *tree.Tree, d *discovery.Result) *Prefetch {
 			}
 		}
 	}
-	return startPrefetch(t, dirs)
+	return startPrefetch(t, memo, dirs)
 }
 
 // startPrefetch lists the CRD directories below manifestsDirs and starts
 // reading their .yaml files, in listing order.
-func startPrefetch(t *tree.Tree, manifestsDirs []string) *Prefetch {
-	p := &Prefetch{t: t, files: map[string]*existingFile{}}
+func startPrefetch(t *tree.Tree, memo *manifest.Memo, manifestsDirs []string) *Prefetch {
+	p := &Prefetch{t: t, memo: memo, files: map[string]*existingFile{}}
 	var paths []string
 	for _, dir := range manifestsDirs {
 		crds, err := t.ReadDir(dir)
@@ -87,7 +89,7 @@ func startPrefetch(t *tree.Tree, manifestsDirs []string) *Prefetch {
 		}
 	}
 	p.wg.Go(func() {
-		workers.Each(len(paths), func(i int) { p.files[paths[i]].load(t, paths[i]) })
+		workers.Each(len(paths), func(i int) { p.files[paths[i]].load(t, memo, paths[i]) })
 	})
 	return p
 }
@@ -98,7 +100,7 @@ func (p *Prefetch) get(path string) *existingFile {
 	if !ok {
 		f = &existingFile{}
 	}
-	f.load(p.t, path)
+	f.load(p.t, p.memo, path)
 	return f
 }
 

@@ -48,7 +48,7 @@ func (d *Discovered) Load() (*Loaded, error) {
 		return l, nil
 	}
 	if r.Options.Stages&PartialSchemas != 0 && r.Options.Kinds == nil {
-		l.existing = partialschemas.StartPrefetch(r.Tree, d.Discovery)
+		l.existing = partialschemas.StartPrefetch(r.Tree, d.Discovery, r.Options.Memo)
 	}
 	if err := l.load(); err != nil {
 		l.stopReading()

@@ -12,6 +12,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/internal/kubetarget"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
@@ -110,6 +111,11 @@ type Options struct {
 	// codegen watch serves them from the packages it keeps between runs
 	// (goload.Session). The run then starts no load during discovery.
 	LoadUniverse func(dir string, importPaths []string, opts goload.Options) (*goload.Universe, error)
+	// Memo, when set, parses the manifests stages 1 and 2 read: codegen
+	// watch keeps one between cycles, so that a file parsed (or written)
+	// by a recent cycle is not parsed again. A one-shot run has none and
+	// parses every file it reads.
+	Memo *manifest.Memo
 }
 
 // OptionNames name options in messages about their values; an empty one

@@ -58,6 +58,10 @@ type Input struct {
 	// their partial manifest and override directories, and their merged
 	// outputs, are not processed.
 	Untouched manifest.Untouched
+	// Memo, when set, parses the files Run and Result.Settle read
+	// (codegen watch: those its last cycle wrote or read are parsed
+	// already); nil parses each one.
+	Memo *manifest.Memo
 }
 
 // Partial is a partial manifest handed over by stage 1: the file, and the
@@ -95,6 +99,8 @@ type Result struct {
 	// (Input.PresumeMerged), in path order, with the bytes Run saw and no
 	// object. Settle checks and drops them.
 	Presumed []*manifest.File
+
+	memo *manifest.Memo // Input.Memo, for Settle
 }
 
 // Timing is the wall-clock time of each phase of a run.
@@ -153,7 +159,7 @@ func Run(in Input) (*Result, error) {
 	s := &stage{
 		in:   in,
 		sink: &problemSink{list: list, base: in.Discovery.BaseDir, universe: in.Universe},
-		res:  &Result{},
+		res:  &Result{memo: in.Memo},
 	}
 	in.Partials = nil // the stage drops them as it goes
 	s.run()
@@ -302,7 +308,7 @@ func (s *stage) readManifests(paths []string, versionDirs map[string]bool) func(
 				}
 				return
 			}
-			out[i].manifest, out[i].problems = readManifest(rel, manifest.ParseFile(paths[i], data), nil)
+			out[i].manifest, out[i].problems = readManifest(rel, s.in.Memo.ParseFile(paths[i], data), nil)
 		})
 	}()
 	return func() []selected {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
@@ -120,6 +121,11 @@ type Watcher struct {
 	edited declEdits
 	// types is the type graph of the root packages the cycles checked.
 	types typeRefs
+	// memo parses the manifests of every cycle's run; written holds the
+	// YAML files the current cycle wrote, for it to parse afterwards
+	// (see memo.go).
+	memo    *manifest.Memo
+	written [][]byte
 }
 
 // New returns a watcher of the tree at baseDir. Close it when done.
@@ -146,7 +152,7 @@ func New(baseDir string, opts Options) (*Watcher, error) {
 	}
 	w := &Watcher{opts: opts, base: base, fsw: fsw, watched: map[string]bool{}, seen: map[string][32]byte{}, full: true,
 		decls:   map[string]map[string][32]byte{},
-		session: goload.NewSession(base)}
+		session: goload.NewSession(base), memo: manifest.NewMemo()}
 	if err := w.watchTree(base); err != nil {
 		fsw.Close()
 		return nil, err
@@ -154,8 +160,11 @@ func New(baseDir string, opts Options) (*Watcher, error) {
 	return w, nil
 }
 
-// Close stops watching.
-func (w *Watcher) Close() error { return w.fsw.Close() }
+// Close stops watching, once the parses the last cycle started are done.
+func (w *Watcher) Close() error {
+	w.memo.Wait()
+	return w.fsw.Close()
+}
 
 // Run runs the first, full cycle, then a cycle after every change, until
 // ctx is done. It returns nil when ctx ends it, or an error of the
@@ -405,6 +414,7 @@ func (w *Watcher) Cycle(changed []string) Report {
 	rep.Duration = time.Since(start)
 	w.print(rep, r.run)
 	w.report(rep)
+	w.afterCycle(err == nil)
 	return rep
 }
 
@@ -477,6 +487,7 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 		r.Options.GroupVersions = scope
 		r.Options.Kinds = kinds
 	}
+	r.Options.Memo = w.memo
 	var loaded *graph
 	var universe *goload.Universe
 	r.Options.OnLoaded = func(l *pipeline.Loaded) { loaded, universe = graphOf(l), l.Universe }
@@ -498,6 +509,7 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 			out.files = append(out.files, c.Path)
 			// Our own write starts no cycle.
 			w.seen[c.Path] = sha256.Sum256(c.New)
+			w.noteWritten(c.Path, c.New)
 		default:
 			out.removed++
 		}
