@@ -22,7 +22,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
-	"k8s.io/client-go/util/retry"
 )
 
 // CRD is the type the helpers install.
@@ -347,22 +346,7 @@ func (s *Server) PatchCRD(ctx context.Context, name string, jsonPatch []byte) (r
 			return fmt.Errorf("reverting the patch of CRD %s: %w", name, err)
 		}
 		err = s.changeCRD(ctx, current, func(ctx context.Context) (*CRD, error) {
-			var updated *CRD
-			err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-				crd, err := s.GetCRD(ctx, name)
-				if err != nil {
-					return err
-				}
-				if crd.UID != before.UID {
-					return fmt.Errorf("the CRD was replaced since it was patched")
-				}
-				crd.Spec = *before.Spec.DeepCopy()
-				crd.Labels = before.DeepCopy().Labels
-				crd.Annotations = before.DeepCopy().Annotations
-				updated, err = s.crds.ApiextensionsV1().CustomResourceDefinitions().Update(ctx, crd, metav1.UpdateOptions{})
-				return err
-			})
-			return updated, err
+			return s.replaceDefinition(ctx, before.UID, before)
 		})
 		if err != nil {
 			return fmt.Errorf("reverting the patch of CRD %s: %w", name, err)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -248,17 +249,23 @@ func newPlan(pairs []pairing) (*Plan, error) {
 		slices.SortFunc(v.Suites, func(a, b *Suite) int { return strings.Compare(a.Path, b.Path) })
 		byName[v.CRD.Name] = append(byName[v.CRD.Name], v)
 	}
-	names := make([]string, 0, len(byName))
 	slots := map[string][][]*Variant{}
 	for name, list := range byName {
-		names = append(names, name)
 		slices.SortFunc(list, func(a, b *Variant) int {
 			return cmp.Or(strings.Compare(a.File.Path, b.File.Path), strings.Compare(a.Version, b.Version))
 		})
 		slots[name] = bySpec(list)
 	}
-	slices.Sort(names)
-	plan := &Plan{}
+	return &Plan{Batches: batches(slots)}, errors.Join(errs...)
+}
+
+// batches puts the slots of each CRD name (the groups of its variants
+// that share one installation, in the order they run) into batches: the
+// i-th batch holds the i-th slot of every name that has one, names in
+// order.
+func batches(slots map[string][][]*Variant) [][]*Variant {
+	names := slices.Sorted(maps.Keys(slots))
+	var out [][]*Variant
 	for i := 0; ; i++ {
 		var batch []*Variant
 		for _, name := range names {
@@ -267,11 +274,10 @@ func newPlan(pairs []pairing) (*Plan, error) {
 			}
 		}
 		if len(batch) == 0 {
-			break
+			return out
 		}
-		plan.Batches = append(plan.Batches, batch)
+		out = append(out, batch)
 	}
-	return plan, errors.Join(errs...)
 }
 
 // bySpec groups the variants of one CRD name by their CRD's spec, in

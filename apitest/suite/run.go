@@ -59,6 +59,13 @@ type Options struct {
 	Filter func(fullTestName string) bool
 	// Stats, when set, receives where RunPlan spent its time.
 	Stats *Stats
+	// Installed, when set, is what Server holds from earlier runs: RunPlan
+	// runs first the variants whose CRD is installed already, leaves
+	// the CRDs of its batches installed instead of removing them, and
+	// updates one in place where a later variant of its name needs
+	// another spec (see Installed). A server that stays up for one run
+	// after another (apitest --serve) keeps one Installed for all.
+	Installed *Installed
 }
 
 // Stats says where a run of a plan spent its time, batch by batch: the
@@ -67,12 +74,20 @@ type Options struct {
 type Stats struct {
 	Batches                int
 	Install, Tests, Remove time.Duration
+	// Kept and Updated count the CRDs that a run with Options.Installed
+	// found installed with the spec it needed, and those it updated in
+	// place.
+	Kept, Updated int
 }
 
 // String renders the stats for a progress line.
 func (s *Stats) String() string {
-	return fmt.Sprintf("%d batches: CRD installs %v, tests %v, CRD removals %v",
-		s.Batches, s.Install.Round(time.Millisecond), s.Tests.Round(time.Millisecond), s.Remove.Round(time.Millisecond))
+	reused := ""
+	if s.Kept+s.Updated > 0 {
+		reused = fmt.Sprintf(" (%d kept installed, %d updated in place)", s.Kept, s.Updated)
+	}
+	return fmt.Sprintf("%d batches: CRD installs %v%s, tests %v, CRD removals %v",
+		s.Batches, s.Install.Round(time.Millisecond), reused, s.Tests.Round(time.Millisecond), s.Remove.Round(time.Millisecond))
 }
 
 // Run runs every suite below opts.BaseDir against every CRD file it
@@ -163,6 +178,9 @@ func RunPlan(r Reporter, plan *Plan, opts Options) {
 		}
 	}
 	srv.SetOpenAPIWaits(false)
+	if opts.Installed != nil {
+		plan = opts.Installed.order(plan)
+	}
 	for _, batch := range plan.Batches {
 		if !runBatch(r, srv, batch, opts) {
 			return
@@ -188,8 +206,9 @@ func Flatten(err error) []error {
 }
 
 // runBatch installs a batch of variants, runs their suites and removes
-// them. It returns false when the CRDs could not be removed, so that later
-// batches, which reinstall the same names, are not attempted.
+// them (with opts.Installed, removes only those whose objects the tests
+// left behind). It returns false when the CRDs could not be removed, so
+// that later batches, which reinstall the same names, are not attempted.
 //
 // The variants of one group-version run one after the other, those of
 // different group-versions concurrently, opts.Parallel at a time.
@@ -203,7 +222,7 @@ func runBatch(r Reporter, srv *server.Server, batch []*Variant, opts Options) bo
 	stats.Batches++
 	begin := time.Now()
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
-	installErrs, installed := install(ctx, srv, batch)
+	installErrs, installed := prepareBatch(ctx, srv, batch, opts.Installed, stats)
 	cancel()
 	stats.Install += time.Since(begin)
 	begin = time.Now()
@@ -223,32 +242,56 @@ func runBatch(r Reporter, srv *server.Server, batch []*Variant, opts Options) bo
 		}
 	})
 	stats.Tests += time.Since(begin)
-	if len(installed) == 0 {
-		return true
-	}
 	begin = time.Now()
 	defer func() { stats.Remove += time.Since(begin) }()
 	ctx, cancel = context.WithTimeout(context.WithoutCancel(r.Context()), timeout)
 	defer cancel()
-	if err := srv.DeleteCRDs(ctx, installed...); err != nil {
-		r.Errorf("removing the CRDs %s after their tests (later variants of them are not tested): %v", strings.Join(installed, ", "), err)
+	if opts.Installed != nil {
+		if err := opts.Installed.settle(ctx, srv, batch); err != nil {
+			r.Errorf("removing CRDs whose tests left objects behind (later variants of them are not tested): %v", err)
+			return false
+		}
+		return true
+	}
+	if len(installed) == 0 {
+		return true
+	}
+	names := make([]string, len(installed))
+	for i, crd := range installed {
+		names[i] = crd.Name
+	}
+	if err := srv.DeleteCRDs(ctx, names...); err != nil {
+		r.Errorf("removing the CRDs %s after their tests (later variants of them are not tested): %v", strings.Join(names, ", "), err)
 		return false
 	}
 	return true
+}
+
+// prepareBatch installs the CRDs of a batch (see install), or with
+// installed, makes the server hold them (see Installed.prepare). It
+// returns the error of each variant whose CRD could not be installed and
+// the CRDs a run without installed removes after the batch.
+func prepareBatch(ctx context.Context, srv *server.Server, batch []*Variant, installed *Installed, stats *Stats) (map[*Variant]error, []*server.CRD) {
+	if installed != nil {
+		return installed.prepare(ctx, srv, batch, stats), nil
+	}
+	return install(ctx, srv, batch)
 }
 
 // install installs the CRDs of a batch as a whole, one per name (the
 // variants of a name in a batch share it, see Plan.Batches), and if that
 // fails, each on its own, so that one broken CRD fails only the suites of
 // its variants. It returns the error of each variant whose CRD could not
-// be installed and the names of those installed.
-func install(ctx context.Context, srv *server.Server, batch []*Variant) (map[*Variant]error, []string) {
+// be installed and the CRDs installed, as the server has them.
+func install(ctx context.Context, srv *server.Server, batch []*Variant) (map[*Variant]error, []*server.CRD) {
+	if len(batch) == 0 {
+		return nil, nil
+	}
 	var crds []*server.CRD
-	var names []string
 	sharing := map[string][]*Variant{}
 	for _, v := range batch {
 		if sharing[v.CRD.Name] == nil {
-			crds, names = append(crds, v.CRD), append(names, v.CRD.Name)
+			crds = append(crds, v.CRD)
 		}
 		sharing[v.CRD.Name] = append(sharing[v.CRD.Name], v)
 	}
@@ -258,20 +301,22 @@ func install(ctx context.Context, srv *server.Server, batch []*Variant) (map[*Va
 		}
 		return errs
 	}
-	if _, err := srv.InstallCRDs(ctx, crds...); err == nil || len(crds) == 1 {
+	installed, err := srv.InstallCRDs(ctx, crds...)
+	if err == nil || len(crds) == 1 {
 		if err != nil {
 			return failed(map[*Variant]error{}, crds[0], err), nil
 		}
-		return nil, names
+		return nil, installed
 	}
 	errs := map[*Variant]error{}
-	var installed []string
+	installed = nil
 	for _, crd := range crds {
-		if _, err := srv.InstallCRDs(ctx, crd); err != nil {
+		one, err := srv.InstallCRDs(ctx, crd)
+		if err != nil {
 			failed(errs, crd, err)
 			continue
 		}
-		installed = append(installed, crd.Name)
+		installed = append(installed, one...)
 	}
 	return errs, installed
 }
@@ -294,14 +339,27 @@ func namespace(crd *server.CRD, initial *unstructured.Unstructured) string {
 // byGroupVersion splits a batch into its group-versions, keeping the
 // order of the batch.
 func byGroupVersion(batch []*Variant) [][]*Variant {
+	return groupBy(batch, func(v *Variant) string { return v.CRD.Spec.Group + "/" + v.Version })
+}
+
+// byName splits a batch into the variants of each CRD name, keeping the
+// order of the batch.
+func byName(batch []*Variant) [][]*Variant {
+	return groupBy(batch, func(v *Variant) string { return v.CRD.Name })
+}
+
+// groupBy splits a batch into groups of the variants with the same key,
+// in the order each key first appears, keeping the order of the batch
+// within each group.
+func groupBy(batch []*Variant, key func(*Variant) string) [][]*Variant {
 	index := map[string]int{}
 	var groups [][]*Variant
 	for _, v := range batch {
-		gv := v.CRD.Spec.Group + "/" + v.Version
-		i, ok := index[gv]
+		k := key(v)
+		i, ok := index[k]
 		if !ok {
 			i = len(groups)
-			index[gv] = i
+			index[k] = i
 			groups = append(groups, nil)
 		}
 		groups[i] = append(groups[i], v)

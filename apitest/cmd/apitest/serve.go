@@ -53,6 +53,9 @@ func serve(ctx context.Context, cfg *config, in io.Reader, stdout, stderr io.Wri
 	if err := enc.Encode(suiteserve.Ready{Ready: true, KubeVersion: cfg.version.Minor, Reason: cfg.target.Reason}); err != nil {
 		return exitFailed
 	}
+	// The CRDs stay installed from one request to the next, so that a
+	// request for what ran before runs its tests only.
+	installed := suite.NewInstalled()
 	lines := readLines(in)
 	for {
 		select {
@@ -67,7 +70,7 @@ func serve(ctx context.Context, cfg *config, in io.Reader, stdout, stderr io.Wri
 			if err := json.Unmarshal(line, &req); err != nil {
 				res.Error = fmt.Sprintf("reading the request %q: %v", line, err)
 			} else {
-				res = runRequested(ctx, cfg, srv, req)
+				res = runRequested(ctx, cfg, srv, installed, req)
 			}
 			if err := enc.Encode(res); err != nil {
 				return exitFailed
@@ -92,10 +95,11 @@ func readLines(r io.Reader) <-chan []byte {
 	return out
 }
 
-// runRequested runs the pairs of the requested files on srv. Only the
-// version directories of those files are read (their suites, CRD files
-// and payload), so that the cost follows the change, not the tree.
-func runRequested(ctx context.Context, cfg *config, srv *server.Server, req suiteserve.Request) suiteserve.Result {
+// runRequested runs the pairs of the requested files on srv, which holds
+// the CRDs installed says. Only the version directories of those files
+// are read (their suites, CRD files and payload), so that the cost
+// follows the change, not the tree.
+func runRequested(ctx context.Context, cfg *config, srv *server.Server, installed *suite.Installed, req suiteserve.Request) suiteserve.Result {
 	start := time.Now()
 	var out lockedWriter
 	var text strings.Builder
@@ -130,6 +134,7 @@ func runRequested(ctx context.Context, cfg *config, srv *server.Server, req suit
 		pairs += plan.Suites()
 		opts := suiteOptions(cfg, cfg.skip, srv)
 		opts.Stats = stats
+		opts.Installed = installed
 		suite.RunPlan(root, plan, opts)
 	}
 	passed, failed, skipped := rep.summary()

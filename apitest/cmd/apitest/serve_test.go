@@ -75,7 +75,8 @@ func (s *serveSession) request(req suiteserve.Request) suiteserve.Result {
 // TestServeRunsTheSuitesOfTheRequestedFiles keeps one server of the linked
 // release up for several requests: a suite file runs against each CRD
 // file it matches, a CRD file runs every suite that matches it, a broken
-// expectation fails naming its test, and the end of standard input stops
+// expectation fails naming its test, the CRDs a request installed serve
+// the next one (kept or updated in place), and the end of standard input stops
 // the server and the command with status 0.
 func TestServeRunsTheSuitesOfTheRequestedFiles(t *testing.T) {
 	base := copyDir(t, exampleDir)
@@ -112,7 +113,12 @@ func TestServeRunsTheSuitesOfTheRequestedFiles(t *testing.T) {
 	if err := os.WriteFile(suitePath, []byte(broken), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The same pairs again: the CRD of the last spec the first request
+	// installed is still there, the other two are updated in place.
 	res = s.request(suiteserve.Request{SuiteFiles: []string{suitePath}})
+	if res.Pairs != 5 || !strings.Contains(res.Where, "(1 kept installed, 2 updated in place)") {
+		t.Errorf("the same pairs again: %+v, want 5 pairs, 1 CRD kept installed and 2 updated in place", res)
+	}
 	if res.Failed == 0 || !strings.Contains(res.Output, "FAIL  [example.openshift.io/v1, Resource=stableconfigtypes]") ||
 		!strings.Contains(res.Output, "    --- FAIL: onUpdate/") || !strings.Contains(res.Output, suitePath+":") {
 		t.Errorf("the broken suite: %+v, want failures naming the test and the file", res)
