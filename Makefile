@@ -90,7 +90,7 @@ verify-compatibility: $(CODEGEN)
 verify-payload-crds: $(CODEGEN)
 	$(CODEGEN) payload-crds --verify --base-dir .
 
-## verify-test-suites: every partial manifest has an API test suite of the same name
+## verify-test-suites: every partial manifest <X>.yaml has an API test suite <X>.yaml or <X>.testsuite.yaml
 verify-test-suites: $(CODEGEN)
 	$(CODEGEN) test-suites --verify $(CODEGEN_FLAGS)
 
