@@ -13,17 +13,16 @@ import (
 
 // Installed is what a server holds between runs of plans that share it
 // (see Options.Installed): the CRD each run left installed, one per name.
-// A later run whose variant has the same spec runs its tests on that
-// installation; one whose spec differs updates it in place when it can
-// (server.Server.UpdateCRD) instead of deleting and creating it, which
-// costs the server's waits for a new CRD (among them a delay of every
-// create for 2 seconds after the CRD becomes Established).
+// A later run (or batch) whose variant has the same spec runs its tests
+// on that installation; one whose spec differs updates it in place when
+// it can (server.Server.UpdateCRD) instead of deleting and creating it,
+// which costs the server's waits for a new CRD (among them a delay of
+// every create for 2 seconds after the CRD becomes Established).
 //
 // The tests stay isolated: every test deletes the objects it created,
 // and an installation is kept only when none of its objects is left after
-// a batch; otherwise the CRD is deleted (and its objects with it), as a
-// run without Installed deletes every CRD after its batch. An Installed is
-// used by one run at a time.
+// a batch; otherwise the CRD is deleted (and its objects with it). An
+// Installed is used by one run at a time.
 type Installed struct {
 	crds map[string]*keptCRD
 }

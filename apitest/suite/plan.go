@@ -53,8 +53,9 @@ func (v *Variant) FullTestName(s *Suite, kind, test string) string {
 // Plan is the order in which the variants are installed and tested.
 type Plan struct {
 	// Batches are installed one after the other, each as a whole (the
-	// server delays the first creates after an install, once per batch),
-	// and removed before the next. A CRD name can only have one CRD
+	// server delays the first creates after an install, once per batch);
+	// a CRD of the next batch replaces the one of its name by an update
+	// in place where it can (see Installed). A CRD name can only have one CRD
 	// installed at a time, so each batch holds one CRD per name: the
 	// variants of a name whose CRDs have the same spec (as the CRD files
 	// of several feature sets often do) share a batch and one

@@ -60,11 +60,11 @@ type Options struct {
 	// Stats, when set, receives where RunPlan spent its time.
 	Stats *Stats
 	// Installed, when set, is what Server holds from earlier runs: RunPlan
-	// runs first the variants whose CRD is installed already, leaves
-	// the CRDs of its batches installed instead of removing them, and
-	// updates one in place where a later variant of its name needs
-	// another spec (see Installed). A server that stays up for one run
-	// after another (apitest --serve) keeps one Installed for all.
+	// runs first the variants whose CRD is installed already and leaves
+	// the CRDs of its batches installed (see Installed). A server that
+	// stays up for one run after another (apitest --serve) keeps one
+	// Installed for all. Without it, RunPlan keeps the CRDs from batch to
+	// batch alike, and removes them at the end.
 	Installed *Installed
 }
 
@@ -178,9 +178,11 @@ func RunPlan(r Reporter, plan *Plan, opts Options) {
 		}
 	}
 	srv.SetOpenAPIWaits(false)
-	if opts.Installed != nil {
-		plan = opts.Installed.order(plan)
+	if opts.Installed == nil {
+		opts.Installed = NewInstalled()
+		defer removeInstalled(r, srv, opts)
 	}
+	plan = opts.Installed.order(plan)
 	for _, batch := range plan.Batches {
 		if !runBatch(r, srv, batch, opts) {
 			return
@@ -205,10 +207,27 @@ func Flatten(err error) []error {
 	return out
 }
 
-// runBatch installs a batch of variants, runs their suites and removes
-// them (with opts.Installed, removes only those whose objects the tests
-// left behind). It returns false when the CRDs could not be removed, so
-// that later batches, which reinstall the same names, are not attempted.
+// removeInstalled removes the CRDs a run without Options.Installed left
+// installed, so that the server holds none of them afterwards.
+func removeInstalled(r Reporter, srv *server.Server, opts Options) {
+	r.Helper()
+	begin := time.Now()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), opts.Timeout)
+	defer cancel()
+	names := opts.Installed.Names()
+	if err := opts.Installed.Remove(ctx, srv); err != nil {
+		r.Errorf("removing the CRDs %s after their tests: %v", strings.Join(names, ", "), err)
+	}
+	if opts.Stats != nil {
+		opts.Stats.Remove += time.Since(begin)
+	}
+}
+
+// runBatch makes the server hold the CRDs of a batch of variants (see
+// Installed.prepare), runs their suites, and removes the CRDs whose tests
+// left objects behind. It returns false when those CRDs could not be
+// removed, so that later batches, which reinstall the same names, are not
+// attempted.
 //
 // The variants of one group-version run one after the other, those of
 // different group-versions concurrently, opts.Parallel at a time.
@@ -222,7 +241,7 @@ func runBatch(r Reporter, srv *server.Server, batch []*Variant, opts Options) bo
 	stats.Batches++
 	begin := time.Now()
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
-	installErrs, installed := prepareBatch(ctx, srv, batch, opts.Installed, stats)
+	installErrs := opts.Installed.prepare(ctx, srv, batch, stats)
 	cancel()
 	stats.Install += time.Since(begin)
 	begin = time.Now()
@@ -246,36 +265,11 @@ func runBatch(r Reporter, srv *server.Server, batch []*Variant, opts Options) bo
 	defer func() { stats.Remove += time.Since(begin) }()
 	ctx, cancel = context.WithTimeout(context.WithoutCancel(r.Context()), timeout)
 	defer cancel()
-	if opts.Installed != nil {
-		if err := opts.Installed.settle(ctx, srv, batch); err != nil {
-			r.Errorf("removing CRDs whose tests left objects behind (later variants of them are not tested): %v", err)
-			return false
-		}
-		return true
-	}
-	if len(installed) == 0 {
-		return true
-	}
-	names := make([]string, len(installed))
-	for i, crd := range installed {
-		names[i] = crd.Name
-	}
-	if err := srv.DeleteCRDs(ctx, names...); err != nil {
-		r.Errorf("removing the CRDs %s after their tests (later variants of them are not tested): %v", strings.Join(names, ", "), err)
+	if err := opts.Installed.settle(ctx, srv, batch); err != nil {
+		r.Errorf("removing CRDs whose tests left objects behind (later variants of them are not tested): %v", err)
 		return false
 	}
 	return true
-}
-
-// prepareBatch installs the CRDs of a batch (see install), or with
-// installed, makes the server hold them (see Installed.prepare). It
-// returns the error of each variant whose CRD could not be installed and
-// the CRDs a run without installed removes after the batch.
-func prepareBatch(ctx context.Context, srv *server.Server, batch []*Variant, installed *Installed, stats *Stats) (map[*Variant]error, []*server.CRD) {
-	if installed != nil {
-		return installed.prepare(ctx, srv, batch, stats), nil
-	}
-	return install(ctx, srv, batch)
 }
 
 // install installs the CRDs of a batch as a whole, one per name (the
