@@ -63,8 +63,13 @@ func (r *Reader) Read(path string) (*File, error) {
 
 // ParseFile returns the File of path holding data, parsed.
 func ParseFile(path string, data []byte) *File {
+	return fileOf(path, data, Parse)
+}
+
+// fileOf returns the File of path holding data, parsed with parse.
+func fileOf(path string, data []byte, parse func([]byte) (map[string]any, error)) *File {
 	f := &File{Path: path, Data: data}
-	f.Object, f.ParseErr = Parse(data)
+	f.Object, f.ParseErr = parse(data)
 	if f.ParseErr != nil {
 		f.Object = nil
 	}

@@ -15,10 +15,11 @@ import (
 // previous cycle wrote and the many it left alone. A one-shot run has no
 // Memo; a nil *Memo parses every time, exactly as Parse.
 //
-// An entry holds exactly Parse(data) for its bytes and is never handed
-// out: every caller gets its own deep copy, so that no caller can change
-// what a later one (in this run or the next) gets, whatever it does with
-// its object. Copying costs a few percent of parsing.
+// An entry holds exactly Parse(data) for its bytes. Parse hands out deep
+// copies, so that no caller can change what a later one (in this run or
+// the next) gets, whatever it does with its object; copying costs a few
+// percent of parsing. Only View lends the entry's own object, to a caller
+// that reads it and keeps it only through Own.
 //
 // Entries are evicted by generation (Advance): one not used in the
 // current or the previous generation is dropped, so the memo holds what
@@ -56,6 +57,19 @@ func (m *Memo) Parse(data []byte) (map[string]any, error) {
 	if m == nil {
 		return Parse(data)
 	}
+	obj, err := m.View(data)
+	return m.Own(obj), err
+}
+
+// View is Parse for a caller that only reads the object to decide
+// whether it needs it (stage 2 looking for CRD manifests among every YAML
+// file): it may be the memo's own, shared with every caller, so it must
+// not be modified, nor kept unless Own made it the caller's. A nil memo
+// parses.
+func (m *Memo) View(data []byte) (map[string]any, error) {
+	if m == nil {
+		return Parse(data)
+	}
 	e, known := m.entry(data)
 	m.mu.Lock()
 	if known {
@@ -65,20 +79,27 @@ func (m *Memo) Parse(data []byte) (map[string]any, error) {
 	}
 	m.mu.Unlock()
 	e.parse()
-	if e.obj == nil {
-		return nil, e.err
+	return e.obj, e.err
+}
+
+// Own returns an object View returned as one the caller may keep and
+// modify: a deep copy, or obj itself when m is nil (View parsed it for
+// the caller alone).
+func (m *Memo) Own(obj map[string]any) map[string]any {
+	if m == nil || obj == nil {
+		return obj
 	}
-	return runtime.DeepCopyJSON(e.obj), e.err
+	return runtime.DeepCopyJSON(obj)
 }
 
 // ParseFile is the package's ParseFile, parsing through m.
 func (m *Memo) ParseFile(path string, data []byte) *File {
-	f := &File{Path: path, Data: data}
-	f.Object, f.ParseErr = m.Parse(data)
-	if f.ParseErr != nil {
-		f.Object = nil
-	}
-	return f
+	return fileOf(path, data, m.Parse)
+}
+
+// ViewFile is ParseFile through View: its Object is for reading only.
+func (m *Memo) ViewFile(path string, data []byte) *File {
+	return fileOf(path, data, m.View)
 }
 
 // entry returns the entry of data, marked used in the current

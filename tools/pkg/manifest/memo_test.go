@@ -122,3 +122,24 @@ func TestMemoEvictsByGeneration(t *testing.T) {
 		t.Errorf("%d misses, want 3: B was parsed again", s.Misses)
 	}
 }
+
+// View lends the memo's object; Own makes it the caller's.
+func TestMemoViewAndOwn(t *testing.T) {
+	m := NewMemo()
+	view, err := m.View([]byte(memoDocA))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := m.View([]byte(memoDocA))
+	if reflect.ValueOf(view).Pointer() != reflect.ValueOf(again).Pointer() {
+		t.Error("View copied the memo's object")
+	}
+	own := m.Own(view)
+	own["spec"].(map[string]any)["replicas"] = 99.0
+	sameAsParse(t, m, memoDocA)
+	var none *Memo
+	parsed, _ := none.View([]byte(memoDocA))
+	if reflect.ValueOf(none.Own(parsed)).Pointer() != reflect.ValueOf(parsed).Pointer() {
+		t.Error("without a memo, Own copied an object View parsed for the caller alone")
+	}
+}

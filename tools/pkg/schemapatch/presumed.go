@@ -90,7 +90,8 @@ func (r *Result) Settle(baseDir string, problems *diag.List, stage3 func(path st
 	workers.Each(len(checks), func(i int) {
 		c := checks[i]
 		rel := tree.Rel(baseDir, c.file.Path)
-		m, ds := readManifest(rel, memo.ParseFile(c.file.Path, c.file.Data), nil)
+		// readManifest only reads the object, and it is dropped here.
+		m, ds := readManifest(rel, memo.ViewFile(c.file.Path, c.file.Data), nil)
 		if m != nil && !c.touched {
 			ds = append(ds, diag.Errorf(rel, 0, "", "begins as a merged manifest of stage 3 (%s: %q) but, read as a whole, is a CRD manifest stage 2 patches (a later key replaces its metadata or annotations) in a directory stage 3 does not write; remove the file", manifest.MergedAnnotation, mergedValue))
 		}

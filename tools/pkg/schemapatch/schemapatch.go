@@ -308,7 +308,12 @@ func (s *stage) readManifests(paths []string, versionDirs map[string]bool) func(
 				}
 				return
 			}
-			out[i].manifest, out[i].problems = readManifest(rel, s.in.Memo.ParseFile(paths[i], data), nil)
+			// Most files are no CRD manifest: the memo's object is only
+			// read, and copied for a manifest to process.
+			out[i].manifest, out[i].problems = readManifest(rel, s.in.Memo.ViewFile(paths[i], data), nil)
+			if m := out[i].manifest; m != nil {
+				m.obj = s.in.Memo.Own(m.obj)
+			}
 		})
 	}()
 	return func() []selected {
