@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"path/filepath"
 	"strings"
+
+	"github.com/gatedcrd/gatedcrd/internal/suitefile"
 )
 
 // OverridesDirName is the directory below a version directory that holds
@@ -14,18 +16,21 @@ const OverridesDirName = "manual-override-crd-manifests"
 // CRDs leaves as the tree holds them (pipeline.Options.Kinds, set by
 // codegen watch for the CRDs no changed declaration reaches): stages 2 and
 // 3 neither read nor write their partial manifests, overrides and merged
-// outputs. A nil or empty set touches every CRD.
+// outputs, and stage 2 does not read their API test suites. A nil or
+// empty set touches every CRD.
 type Untouched map[string]bool
 
-// Dir reports whether path lies in the partial manifest or override
-// directory of an untouched CRD (<version>/<dir>/<crd>/<file>).
+// Dir reports whether path lies in the partial manifest, override or API
+// test suite directory of an untouched CRD (<version>/<dir>/<crd>/<file>).
+// A suite is no CRD manifest (stage 2 reads it only to find that out),
+// and the directory it is in names the CRD it tests (suitefile).
 func (u Untouched) Dir(path string) bool {
 	if len(u) == 0 {
 		return false
 	}
 	crdDir := filepath.Dir(path)
 	switch filepath.Base(filepath.Dir(crdDir)) {
-	case PartialManifestsDirName, OverridesDirName:
+	case PartialManifestsDirName, OverridesDirName, suitefile.TestsDir:
 		return u[filepath.Base(crdDir)]
 	}
 	return false

@@ -26,7 +26,8 @@ func TestUntouched(t *testing.T) {
 		"/t/example/v1/" + PartialManifestsDirName + "/widgets.example.io/AAA_ungated.yaml": true,
 		"/t/example/v1/" + OverridesDirName + "/widgets.example.io/AAA_ungated.yaml":        true,
 		"/t/example/v1/" + PartialManifestsDirName + "/gadgets.example.io/AAA_ungated.yaml": false,
-		"/t/example/v1/tests/widgets.example.io/AAA_ungated.yaml":                           false,
+		"/t/example/v1/tests/widgets.example.io/AAA_ungated.yaml":                           true,
+		"/t/example/v1/tests/gadgets.example.io/AAA_ungated.yaml":                           false,
 		"/t/example/v1/" + MergedManifestsDirName + "/widgets.crd.yaml":                     false,
 	} {
 		if got := u.Dir(path); got != want {
