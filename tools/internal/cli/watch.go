@@ -104,6 +104,7 @@ func runWatch(ctx context.Context, opts *options, flags watchFlags) (err error) 
 		}()
 		wopts.Observe, wopts.OnCycle = suitefile.IsSuite, runner.afterCycle
 	}
+	watch.TuneGC(os.Getenv)
 	w, err := watch.New(opts.baseDir, wopts)
 	if err != nil {
 		return &clicontract.Error{Code: ExitIO, Msg: "error: " + err.Error()}

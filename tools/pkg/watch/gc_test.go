@@ -1,0 +1,54 @@
+package watch
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+// TestTuneGC runs this test binary with GOGC and GOMEMLIMIT set or not
+// and checks the collector setting after TuneGC(os.Getenv): the watch's
+// own where the environment sets none, the user's where it does.
+func TestTuneGC(t *testing.T) {
+	if os.Getenv("GATEDCRD_TUNEGC_CHILD") != "" {
+		TuneGC(os.Getenv)
+		percent := debug.SetGCPercent(0)
+		fmt.Printf("GOGC=%d GOMEMLIMIT=%d\n", percent, debug.SetMemoryLimit(-1))
+		return
+	}
+	cases := []struct {
+		env  []string
+		want string
+	}{
+		{nil, fmt.Sprintf("GOGC=%d GOMEMLIMIT=%d", GCPercent, MemoryLimit)},
+		{[]string{"GOGC=50"}, fmt.Sprintf("GOGC=50 GOMEMLIMIT=%d", MemoryLimit)},
+		{[]string{"GOMEMLIMIT=300MiB"}, fmt.Sprintf("GOGC=%d GOMEMLIMIT=%d", GCPercent, 300<<20)},
+		{[]string{"GOGC=off", "GOMEMLIMIT=2GiB"}, fmt.Sprintf("GOGC=-1 GOMEMLIMIT=%d", 2<<30)},
+	}
+	for _, c := range cases {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestTuneGC$")
+		cmd.Env = append(withoutGCVars(os.Environ()), "GATEDCRD_TUNEGC_CHILD=1")
+		cmd.Env = append(cmd.Env, c.env...)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", c.env, err, out)
+		}
+		if got := strings.SplitN(string(out), "\n", 2)[0]; got != c.want {
+			t.Errorf("environment %q: %s, want %s", c.env, got, c.want)
+		}
+	}
+}
+
+// withoutGCVars is env without GOGC and GOMEMLIMIT.
+func withoutGCVars(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "GOGC=") && !strings.HasPrefix(kv, "GOMEMLIMIT=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
