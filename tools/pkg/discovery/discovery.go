@@ -127,6 +127,9 @@ type Options struct {
 	// them; discovery may still fail, or drop a version whose files do not
 	// parse.
 	Selected func(baseDir string, fset *token.FileSet, importPaths []string)
+	// Memo, when set, keeps what discovery read of each package directory
+	// for the next run with the same memo (codegen watch).
+	Memo *Memo
 }
 
 // DiscoverWith is Discover with Options.
@@ -149,7 +152,7 @@ func DiscoverWith(baseDir string, filter []string, opts Options) (*Result, *diag
 	if err != nil {
 		return nil, problems, err
 	}
-	versions, err := parsePackages(dirs, modDir, modPath, res.Fset, problems)
+	versions, err := parsePackages(dirs, modDir, modPath, res.Fset, opts.Memo, problems)
 	if err != nil {
 		return nil, problems, err
 	}
@@ -170,6 +173,9 @@ func DiscoverWith(baseDir string, filter []string, opts Options) (*Result, *diag
 	}
 	// Only the selected versions are parsed whole; one with a syntax
 	// error is dropped, as the go command cannot build it.
+	if err := readSources(versions); err != nil {
+		return nil, problems, err
+	}
 	ctx := buildContext()
 	parsed := versions[:0]
 	for _, v := range versions {
@@ -220,12 +226,12 @@ func packageDirs(base string) ([]string, error) {
 	return dirs, err
 }
 
-// parsePackages runs parsePackage on every directory, on every core:
-// reading every Go file of the tree is most of discovery's time, system
-// calls above all. The problems and the error are those of a run in
+// parsePackages runs parsePackage on every directory (through memo when
+// set), on every core: reading every Go file of the tree is most of
+// discovery's time, system calls above all. The problems and the error are those of a run in
 // directory order: the problems of the directories before the first one
 // that fails to read, and that failure.
-func parsePackages(dirs []string, modDir, modPath string, fset *token.FileSet, problems *diag.List) ([]*Version, error) {
+func parsePackages(dirs []string, modDir, modPath string, fset *token.FileSet, memo *Memo, problems *diag.List) ([]*Version, error) {
 	type result struct {
 		v        *Version
 		problems *diag.List
@@ -235,7 +241,11 @@ func parsePackages(dirs []string, modDir, modPath string, fset *token.FileSet, p
 	workers.Each(len(dirs), func(i int) {
 		r := &results[i]
 		r.problems = &diag.List{}
-		r.v, r.err = parsePackage(dirs[i], modDir, modPath, fset, r.problems)
+		if memo != nil {
+			r.v, r.err = memo.parse(dirs[i], modDir, modPath, fset, r.problems)
+		} else {
+			r.v, r.err = parsePackage(dirs[i], modDir, modPath, fset, r.problems)
+		}
 	})
 	var versions []*Version
 	for _, r := range results {

@@ -11,6 +11,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/features/payload"
 	"github.com/gatedcrd/gatedcrd/internal/kubetarget"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
@@ -116,6 +117,9 @@ type Options struct {
 	// by a recent cycle is not parsed again. A one-shot run has none and
 	// parses every file it reads.
 	Memo *manifest.Memo
+	// DiscoveryMemo, when set, keeps what discovery read of each package
+	// directory for the next run with it (discovery.Memo): codegen watch.
+	DiscoveryMemo *discovery.Memo
 }
 
 // OptionNames name options in messages about their values; an empty one

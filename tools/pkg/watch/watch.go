@@ -16,6 +16,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
@@ -114,6 +115,10 @@ type Watcher struct {
 	// changed Go files it has not been told about yet.
 	session *goload.Session
 	unseen  []string
+	// discovered keeps what discovery read of each package directory;
+	// a cycle forgets the directories of the files that changed, and
+	// everything before a full cycle.
+	discovered *discovery.Memo
 	// decls hashes the declarations of each Go file (declHashes) as the
 	// watcher last saw it; edited collects which declarations the saves
 	// since the last cycle changed.
@@ -152,7 +157,7 @@ func New(baseDir string, opts Options) (*Watcher, error) {
 	}
 	w := &Watcher{opts: opts, base: base, fsw: fsw, watched: map[string]bool{}, seen: map[string][32]byte{}, full: true,
 		decls:   map[string]map[string][32]byte{},
-		session: goload.NewSession(base), memo: manifest.NewMemo()}
+		session: goload.NewSession(base), memo: manifest.NewMemo(), discovered: discovery.NewMemo()}
 	if err := w.watchTree(base); err != nil {
 		fsw.Close()
 		return nil, err
@@ -355,6 +360,7 @@ func (w *Watcher) Cycle(changed []string) Report {
 		rep.Changed = append(rep.Changed, tree.Rel(w.base, p))
 	}
 	fresh := w.full || !w.keepsPackages(changed)
+	w.forgetDiscovered(changed, fresh)
 	for _, p := range changed {
 		if w.relevant(p) == goSource {
 			w.unseen = append(w.unseen, p)
@@ -424,6 +430,20 @@ func (w *Watcher) report(rep Report) {
 	}
 }
 
+// forgetDiscovered drops what discovery keeps of the directories of the
+// changed files, or of every directory before a cycle that loads the Go
+// packages afresh: a new or removed directory, a lost event or a change
+// to go.mod or the configuration may concern any.
+func (w *Watcher) forgetDiscovered(changed []string, fresh bool) {
+	if fresh {
+		w.discovered.Reset()
+		return
+	}
+	for _, p := range changed {
+		w.discovered.Forget(filepath.Dir(p))
+	}
+}
+
 // cycleRun is one pipeline run of a cycle and what it wrote.
 type cycleRun struct {
 	run              *pipeline.Run
@@ -465,6 +485,7 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 			w.session.Forget()
 		}
 	}()
+	r.Options.DiscoveryMemo = w.discovered
 	r.Options.LoadUniverse = func(_ string, paths []string, opts goload.Options) (*goload.Universe, error) {
 		u, kept, err := w.session.Universe(paths, w.unseen, fresh, opts)
 		if err != nil {

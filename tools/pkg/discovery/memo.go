@@ -1,0 +1,150 @@
+package discovery
+
+import (
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+)
+
+// Memo keeps what discovery found in each package directory between runs
+// over the same tree (codegen watch), so that a run reads and parses again
+// only the directories whose Go files changed: reading every Go file of
+// the tree is most of discovery's time (openshift/api: about 1,500 files),
+// while a cycle of the watch changes one or two.
+//
+// A directory's entry is valid while the names, sizes and modification
+// times of its non-test Go files are those it was read with; Forget drops
+// an entry whose files changed in a way those may not show (an edit of
+// the same size within the file system's timestamp granularity), and the
+// watcher calls it for the directory of every file whose content changed.
+// What is kept is the result of the first reading (parsePackage): whether
+// the directory declares a group-version, its problems; not the files'
+// contents or syntax, so the selected versions are still read and parsed
+// whole by every run, into its own file set.
+//
+// A Memo is safe for concurrent use.
+type Memo struct {
+	mu   sync.Mutex
+	dirs map[string]*memoEntry
+	// Reused counts the directories served from the memo, Read those read
+	// afresh, since the memo was made.
+	Reused, Read int
+}
+
+// memoEntry is what parsePackage found in one directory.
+type memoEntry struct {
+	stamps []fileStamp
+	// version is a copy of the result without its files (nil: no
+	// group-version), names the package's Go files.
+	version  *Version
+	names    []string
+	problems []diag.Diagnostic
+}
+
+// fileStamp identifies a version of a file without reading it.
+type fileStamp struct {
+	name    string
+	size    int64
+	modTime int64 // nanoseconds since the epoch
+}
+
+// NewMemo returns an empty memo.
+func NewMemo() *Memo { return &Memo{dirs: map[string]*memoEntry{}} }
+
+// Forget drops what the memo holds for dir (an absolute path).
+func (m *Memo) Forget(dir string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.dirs, dir)
+}
+
+// Reset drops everything.
+func (m *Memo) Reset() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	clear(m.dirs)
+}
+
+// parse is parsePackage through the memo: the kept result when dir's Go
+// files are stamped as they were, else parsePackage's, kept for the next
+// run unless it failed to read the directory.
+func (m *Memo) parse(dir, modDir, modPath string, fset *token.FileSet, problems *diag.List) (*Version, error) {
+	stamps, err := stampGoFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	e, ok := m.dirs[dir]
+	if ok && slices.Equal(e.stamps, stamps) {
+		m.Reused++
+		m.mu.Unlock()
+		problems.Add(e.problems...)
+		return e.fresh(), nil
+	}
+	m.mu.Unlock()
+	own := &diag.List{}
+	v, err := parsePackage(dir, modDir, modPath, fset, own)
+	problems.Add(own.Items()...)
+	if err != nil {
+		return nil, err
+	}
+	e = &memoEntry{stamps: stamps, problems: own.Items()}
+	if v != nil {
+		kept := *v
+		kept.files = nil
+		e.version = &kept
+		for _, gf := range v.files {
+			e.names = append(e.names, gf.name)
+		}
+	}
+	m.mu.Lock()
+	m.dirs[dir] = e
+	m.Read++
+	m.mu.Unlock()
+	return v, nil
+}
+
+// fresh returns a version of its own for one run: the kept result with
+// the package's files yet to be read (parseSelected reads them).
+func (e *memoEntry) fresh() *Version {
+	if e.version == nil {
+		return nil
+	}
+	v := *e.version
+	for _, name := range e.names {
+		v.files = append(v.files, &goFile{name: name})
+	}
+	return &v
+}
+
+// stampGoFiles stamps the non-test Go files of dir, in name order.
+func stampGoFiles(dir string) ([]fileStamp, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []fileStamp
+	for _, e := range entries {
+		if !isPackageFile(e) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fileStamp{name: filepath.Join(dir, e.Name()), size: info.Size(), modTime: info.ModTime().UnixNano()})
+	}
+	return out, nil
+}
+
+// isPackageFile says whether a directory entry is a Go file of the
+// package (not a test).
+func isPackageFile(e os.DirEntry) bool {
+	n := e.Name()
+	return !e.IsDir() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go")
+}
