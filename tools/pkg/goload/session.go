@@ -115,7 +115,7 @@ func (s *Session) Universe(importPaths []string, changed []string, fresh bool, o
 	s.all = u
 	s.headers = map[string][32]byte{}
 	s.moduleDir = moduleDirOf(s.dir)
-	s.hashHeaders(s.moduleFiles(nil))
+	s.hashHeaders(s.moduleFiles())
 	return s.view(importPaths), false, nil
 }
 
@@ -226,21 +226,19 @@ func (s *Session) invalidate(dirty map[*loader.Package]bool) {
 		pkgs = append(pkgs, p)
 	}
 	leaveOutInertIn(pkgs, nil)
-	s.hashHeaders(s.moduleFiles(dirty))
+	// The headers stay as hashed: dirty found those of the changed files
+	// unchanged, and the others were not saved.
 	s.Invalidated = len(pkgs)
 }
 
-// moduleFiles returns the listed Go files of the packages (all when
-// pkgs is nil) that lie in the module directory.
-func (s *Session) moduleFiles(pkgs map[*loader.Package]bool) []string {
+// moduleFiles returns the listed Go files that lie in the module
+// directory.
+func (s *Session) moduleFiles() []string {
 	var out []string
 	if s.moduleDir == "" {
 		return nil
 	}
-	for p, l := range s.list {
-		if pkgs != nil && !pkgs[p] {
-			continue
-		}
+	for _, l := range s.list {
 		for _, f := range l.compiled {
 			if within(s.moduleDir, f) {
 				out = append(out, f)

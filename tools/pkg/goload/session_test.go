@@ -78,22 +78,33 @@ func TestSessionReloadsOnlyWhatAChangeConcerns(t *testing.T) {
 		t.Error("packages the edit does not concern were parsed again")
 	}
 
+	// mid was invalidated with leaf; an import edit of its file after
+	// the next body edit of leaf still lists the packages again.
+	write(t, filepath.Join(dir, "leaf/leaf.go"), "package leaf\n\n// Leaf is imported by mid, edited again.\ntype Leaf struct{ N int }\n")
+	if _, kept = universe("leaf/leaf.go"); !kept || s.Fresh != 1 {
+		t.Fatalf("after a second body edit: kept %v, %d fresh loads", kept, s.Fresh)
+	}
+	write(t, filepath.Join(dir, "mid/mid.go"), replacePrefix("package mid\n\nimport (\n\t\"PREFIX/leaf\"\n\t\"PREFIX/other\"\n)\n\n// Mid holds a Leaf.\ntype Mid struct {\n\tL leaf.Leaf\n\tO other.Other\n}\n", prefix))
+	if _, kept = universe("mid/mid.go"); kept || s.Fresh != 2 {
+		t.Fatalf("after an import edit of an invalidated package: kept %v, %d fresh loads (want a new listing)", kept, s.Fresh)
+	}
+
 	write(t, filepath.Join(dir, "root2/root2.go"), replacePrefix("package root2\n\nimport (\n\t\"PREFIX/leaf\"\n\t\"PREFIX/other\"\n)\n\n// Root2 holds an Other.\ntype Root2 struct {\n\tO other.Other\n\tL leaf.Leaf\n}\n", prefix))
-	if _, kept = universe("root2/root2.go"); kept || s.Fresh != 2 {
+	if _, kept = universe("root2/root2.go"); kept || s.Fresh != 3 {
 		t.Errorf("after an import edit: kept %v, %d fresh loads (want a new listing)", kept, s.Fresh)
 	}
 
 	write(t, filepath.Join(dir, "other/more.go"), "package other\n\n// More is in a new file.\ntype More struct{}\n")
-	if _, kept = universe("other/more.go"); kept || s.Fresh != 3 {
+	if _, kept = universe("other/more.go"); kept || s.Fresh != 4 {
 		t.Errorf("after a new file: kept %v, %d fresh loads (want a new listing)", kept, s.Fresh)
 	}
 	if err := os.Remove(filepath.Join(dir, "other/more.go")); err != nil {
 		t.Fatal(err)
 	}
-	if _, kept = universe("other/more.go"); kept || s.Fresh != 4 {
+	if _, kept = universe("other/more.go"); kept || s.Fresh != 5 {
 		t.Errorf("after a file deleted: kept %v, %d fresh loads (want a new listing)", kept, s.Fresh)
 	}
-	if _, kept = universe("other/other.go"); !kept || s.Fresh != 4 {
+	if _, kept = universe("other/other.go"); !kept || s.Fresh != 5 {
 		t.Errorf("after a save changing nothing listed: kept %v, %d fresh loads", kept, s.Fresh)
 	}
 }
