@@ -321,29 +321,9 @@ func (t *Tree) Commit() (Stats, error) {
 	if err != nil {
 		return st, err
 	}
-	var staged []stagedFile
-	abort := func(err error) (Stats, error) {
-		for i := len(staged) - 1; i >= 0; i-- {
-			_ = os.Remove(staged[i].tmp)
-			if staged[i].createdDir != "" {
-				// It did not exist before this commit: nothing else is in it.
-				_ = os.RemoveAll(staged[i].createdDir)
-			}
-		}
+	staged, err := stageAll(changes)
+	if err != nil {
 		return st, err
-	}
-	for _, c := range changes {
-		if c.Kind != Create && c.Kind != Update {
-			continue
-		}
-		f, err := stage(c.Path, c.New)
-		if err != nil {
-			if f.createdDir != "" {
-				staged = append(staged, f)
-			}
-			return abort(err)
-		}
-		staged = append(staged, f)
 	}
 	for i, f := range staged {
 		if err := os.Rename(f.tmp, f.target); err != nil {
@@ -374,10 +354,6 @@ func (t *Tree) Commit() (Stats, error) {
 	t.disk = map[string][]byte{}
 	return st, nil
 }
-
-// stagedFile is new content written next to its target, not yet renamed.
-// createdDir is the topmost directory created for it, if any.
-type stagedFile struct{ tmp, target, createdDir string }
 
 // removeDirKeepingPending removes the files below dir that the run did not
 // write, then every directory left empty.
@@ -434,67 +410,4 @@ func WriteFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return nil
-}
-
-// stage writes data to a temporary file in path's directory, with the mode
-// path has (or DefaultFileMode), and returns it for renaming.
-func stage(path string, data []byte) (stagedFile, error) {
-	dir := filepath.Dir(path)
-	created := topmostMissing(dir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return stagedFile{createdDir: created}, err
-	}
-	mode := DefaultFileMode
-	if info, err := os.Stat(path); err == nil {
-		if info.IsDir() {
-			return stagedFile{}, fmt.Errorf("%s: is a directory where a file is expected", path)
-		}
-		mode = info.Mode().Perm()
-	}
-	pattern := "." + filepath.Base(path) + ".tmp-*"
-	// A run killed between staging and renaming leaves its temporary file
-	// behind; the next write of the same target sweeps it.
-	if leftovers, err := filepath.Glob(filepath.Join(dir, pattern)); err == nil {
-		for _, l := range leftovers {
-			_ = os.Remove(l)
-		}
-	}
-	tmp, err := os.CreateTemp(dir, pattern)
-	if err != nil {
-		return stagedFile{createdDir: created}, err
-	}
-	name := tmp.Name()
-	fail := func(err error) (stagedFile, error) {
-		_ = tmp.Close()
-		_ = os.Remove(name)
-		return stagedFile{createdDir: created}, err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		_ = os.Remove(name)
-		return stagedFile{createdDir: created}, err
-	}
-	return stagedFile{tmp: name, target: path, createdDir: created}, nil
-}
-
-// topmostMissing returns the highest ancestor of dir (or dir itself) that
-// does not exist yet, or "" when dir exists.
-func topmostMissing(dir string) string {
-	missing := ""
-	for d := dir; ; {
-		if _, err := os.Stat(d); err == nil {
-			return missing
-		}
-		missing = d
-		parent := filepath.Dir(d)
-		if parent == d {
-			return missing
-		}
-		d = parent
-	}
 }
