@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -206,32 +205,44 @@ func DiscoverWith(baseDir string, filter []string, opts Options) (*Result, *diag
 	return res, problems, nil
 }
 
+// pkgDir is a directory that may hold a package, and its entries.
+type pkgDir struct {
+	path    string
+	entries []os.DirEntry
+}
+
 // packageDirs returns base and every directory below it that may hold a
-// package, in walk order.
-func packageDirs(base string) ([]string, error) {
-	var dirs []string
-	err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+// package, parents first and in name order, reading each directory once.
+func packageDirs(base string) ([]pkgDir, error) {
+	var dirs []pkgDir
+	var walk func(p string) error
+	walk = func(p string) error {
+		entries, err := os.ReadDir(p)
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() {
+		if p != base && holdsModule(p, entries) {
 			return nil
 		}
-		if p != base && skipDir(p, d.Name()) {
-			return filepath.SkipDir
+		dirs = append(dirs, pkgDir{path: p, entries: entries})
+		for _, e := range entries {
+			if e.IsDir() && !skipName(e.Name()) {
+				if err := walk(filepath.Join(p, e.Name())); err != nil {
+					return err
+				}
+			}
 		}
-		dirs = append(dirs, p)
 		return nil
-	})
-	return dirs, err
+	}
+	return dirs, walk(base)
 }
 
 // parsePackages runs parsePackage on every directory (through memo when
 // set), on every core: reading every Go file of the tree is most of
-// discovery's time, system calls above all. The problems and the error are those of a run in
-// directory order: the problems of the directories before the first one
+// discovery's time, system calls above all. The problems and the error
+// are those of a run in directory order: the problems of the directories before the first one
 // that fails to read, and that failure.
-func parsePackages(dirs []string, modDir, modPath string, fset *token.FileSet, memo *Memo, problems *diag.List) ([]*Version, error) {
+func parsePackages(dirs []pkgDir, modDir, modPath string, fset *token.FileSet, memo *Memo, problems *diag.List) ([]*Version, error) {
 	type result struct {
 		v        *Version
 		problems *diag.List
@@ -260,16 +271,26 @@ func parsePackages(dirs []string, modDir, modPath string, fset *token.FileSet, m
 	return versions, nil
 }
 
-func skipDir(p, name string) bool {
+// skipName says whether discovery leaves out a directory by its name.
+func skipName(name string) bool {
 	switch name {
 	case ".git", "vendor", "testdata":
 		return true
 	}
-	if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
-		return true
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
+}
+
+// holdsModule says whether the directory p, with entries, is the root of
+// another module (it has a go.mod), which the go command does not build
+// as part of this one.
+func holdsModule(p string, entries []os.DirEntry) bool {
+	for _, e := range entries {
+		if e.Name() == "go.mod" {
+			_, err := os.Stat(filepath.Join(p, "go.mod"))
+			return err == nil
+		}
 	}
-	_, err := os.Stat(filepath.Join(p, "go.mod"))
-	return err == nil
+	return false
 }
 
 func findModule(dir string) (string, string, error) {

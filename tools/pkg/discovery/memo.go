@@ -73,11 +73,12 @@ func (m *Memo) Reset() {
 // parse is parsePackage through the memo: the kept result when dir's Go
 // files are stamped as they were, else parsePackage's, kept for the next
 // run unless it failed to read the directory.
-func (m *Memo) parse(dir, modDir, modPath string, fset *token.FileSet, problems *diag.List) (*Version, error) {
-	stamps, err := stampGoFiles(dir)
+func (m *Memo) parse(pd pkgDir, modDir, modPath string, fset *token.FileSet, problems *diag.List) (*Version, error) {
+	stamps, err := stampGoFiles(pd)
 	if err != nil {
 		return nil, err
 	}
+	dir := pd.path
 	m.mu.Lock()
 	e, ok := m.dirs[dir]
 	if ok && slices.Equal(e.stamps, stamps) {
@@ -88,7 +89,7 @@ func (m *Memo) parse(dir, modDir, modPath string, fset *token.FileSet, problems 
 	}
 	m.mu.Unlock()
 	own := &diag.List{}
-	v, err := parsePackage(dir, modDir, modPath, fset, own)
+	v, err := parsePackage(pd, modDir, modPath, fset, own)
 	problems.Add(own.Items()...)
 	if err != nil {
 		return nil, err
@@ -122,14 +123,11 @@ func (e *memoEntry) fresh() *Version {
 	return &v
 }
 
-// stampGoFiles stamps the non-test Go files of dir, in name order.
-func stampGoFiles(dir string) ([]fileStamp, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
+// stampGoFiles stamps the non-test Go files of a directory, in name
+// order.
+func stampGoFiles(pd pkgDir) ([]fileStamp, error) {
 	var out []fileStamp
-	for _, e := range entries {
+	for _, e := range pd.entries {
 		if !isPackageFile(e) {
 			continue
 		}
@@ -137,7 +135,7 @@ func stampGoFiles(dir string) ([]fileStamp, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, fileStamp{name: filepath.Join(dir, e.Name()), size: info.Size(), modTime: info.ModTime().UnixNano()})
+		out = append(out, fileStamp{name: filepath.Join(pd.path, e.Name()), size: info.Size(), modTime: info.ModTime().UnixNano()})
 	}
 	return out, nil
 }

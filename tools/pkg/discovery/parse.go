@@ -77,19 +77,17 @@ type goFile struct {
 // may declare); of the rest only the package clause is read, for the
 // one-package-per-directory check. The whole package is parsed later, by
 // parseSelected, and only for the versions a run selects.
-func parsePackage(dir, modDir, modPath string, fset *token.FileSet, problems *diag.List) (*Version, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
+func parsePackage(pd pkgDir, modDir, modPath string, fset *token.FileSet, problems *diag.List) (*Version, error) {
+	dir := pd.path
 	clauses := token.NewFileSet()
 	var files []*goFile
 	var pkgName string
-	for _, e := range entries {
+	for _, e := range pd.entries {
 		if !isPackageFile(e) {
 			continue
 		}
 		gf := &goFile{name: filepath.Join(dir, e.Name())}
+		var err error
 		if gf.src, err = os.ReadFile(gf.name); err != nil {
 			return nil, err
 		}
