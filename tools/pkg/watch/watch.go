@@ -117,7 +117,7 @@ type Watcher struct {
 	unseen  []string
 	// discovered keeps what discovery read of each package directory;
 	// a cycle forgets the directories of the files that changed, and
-	// everything before a full cycle.
+	// everything before it loads the Go packages afresh.
 	discovered *discovery.Memo
 	// decls hashes the declarations of each Go file (declHashes) as the
 	// watcher last saw it; edited collects which declarations the saves
