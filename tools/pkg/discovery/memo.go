@@ -14,7 +14,7 @@ import (
 // Memo keeps what discovery found in each package directory between runs
 // over the same tree (codegen watch), so that a run reads and parses again
 // only the directories whose Go files changed: reading every Go file of
-// the tree is most of discovery's time (openshift/api: about 1,500 files),
+// the tree is most of discovery's time (openshift/api: about 500 files),
 // while a cycle of the watch changes one or two.
 //
 // A directory's entry is valid while the names, sizes and modification
