@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gatedcrd/gatedcrd/apitest/server"
+	"github.com/gatedcrd/gatedcrd/internal/childproc"
 	"k8s.io/client-go/rest"
 )
 
@@ -120,22 +121,11 @@ func startProgram(ctx context.Context, program string, opts Options) (_ *server.
 		}
 		cmd.Stderr = io.MultiWriter(logs, out)
 	}
-	stdin, err := cmd.StdinPipe()
+	child, err := childproc.Start(cmd)
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting %s: %w", program, err)
-	}
-	p := &process{cmd: cmd, stdin: stdin, logs: logs, exited: make(chan struct{})}
-	go func() {
-		p.waitErr = cmd.Wait()
-		close(p.exited)
-	}()
+	p := &process{child: child, logs: logs}
 	defer func() {
 		if err != nil {
 			err = errors.Join(err, p.stop())
@@ -145,9 +135,9 @@ func startProgram(ctx context.Context, program string, opts Options) (_ *server.
 
 	lines := make(chan string, 1)
 	go func() {
-		line, _ := bufio.NewReader(stdout).ReadString('\n')
+		line, _ := bufio.NewReader(child.Stdout).ReadString('\n')
 		lines <- line
-		_, _ = io.Copy(io.Discard, stdout) // the program writes nothing else; never block it
+		_, _ = io.Copy(io.Discard, child.Stdout) // the program writes nothing else; never block it
 	}()
 	var line string
 	select {
@@ -169,11 +159,8 @@ func startProgram(ctx context.Context, program string, opts Options) (_ *server.
 
 // process is a running server program.
 type process struct {
-	cmd     *exec.Cmd
-	stdin   io.Closer
-	logs    *server.LogTail
-	exited  chan struct{}
-	waitErr error // read after exited is closed
+	child *childproc.Process
+	logs  *server.LogTail
 }
 
 // stopGrace is how long a program may take to stop after its standard
@@ -183,16 +170,12 @@ const stopGrace = time.Minute
 // stop closes the program's standard input, which asks it to stop, and
 // waits for it to exit, killing it after stopGrace.
 func (p *process) stop() error {
-	p.stdin.Close()
-	select {
-	case <-p.exited:
-	case <-time.After(stopGrace):
-		_ = p.cmd.Process.Kill()
-		<-p.exited
+	err := p.child.Stop(stopGrace)
+	switch {
+	case errors.Is(err, childproc.ErrKilled):
 		return fmt.Errorf("the API server program did not stop within %v and was killed", stopGrace)
-	}
-	if p.waitErr != nil {
-		return fmt.Errorf("the API server program: %w\n%s", p.waitErr, p.logs.String())
+	case err != nil:
+		return fmt.Errorf("the API server program: %w\n%s", err, p.logs.String())
 	}
 	return nil
 }
