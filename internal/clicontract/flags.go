@@ -26,6 +26,11 @@ const (
 	// StrictFlag makes what gatedcrd accepts with a warning, where the
 	// reference accepts it silently, an error.
 	StrictFlag = "strict"
+	// SkipFlag names a skip list of API tests (apitest's, which codegen
+	// watch --suites passes on to it).
+	SkipFlag = "skip"
+	// SkipUsage is the help of SkipFlag.
+	SkipUsage = "a YAML list of tests that cannot pass on some Kubernetes versions, and why (see docs/api-tests.md); they are reported as skipped"
 	// VerboseFlag and QuietFlag set how much the command says on
 	// standard error; -v and -q are their shorthands.
 	VerboseFlag = "verbose"

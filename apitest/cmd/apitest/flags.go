@@ -93,7 +93,7 @@ func newCommand(do func(*config)) *cobra.Command {
 	f.StringVar(&fv.filter, "run", "", "run only the tests whose full name (pair/onCreate|onUpdate/test) matches this regular expression")
 	f.StringVar(&fv.junit, "junit", "", "also write the results as JUnit XML to this file")
 	f.IntVar(&fv.parallel, "parallel", 4, "how many (suite × CRD file) pairs of different group-versions run at once")
-	f.StringVar(&fv.skip, "skip", "", "a YAML list of tests that cannot pass on some Kubernetes versions, and why (see README); they are reported as skipped")
+	f.StringVar(&fv.skip, clicontract.SkipFlag, "", clicontract.SkipUsage)
 	f.BoolVar(&fv.serve, "serve", false, "keep the API server running and answer run requests, one JSON line each on standard input, with one JSON line of results on standard output (the protocol of codegen watch --suites)")
 	f.BoolVar(&fv.strict, clicontract.StrictFlag, false, "reject suite files with the defects openshift/api's runner accepts (unknown or repeated fields, repeated test names) instead of warning")
 	clicontract.AddOutputFlags(f, &fv.output, "1 lists every test, not only failures, and the run's counts")

@@ -7,10 +7,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/gatedcrd/gatedcrd/internal/clicontract"
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
 )
 
@@ -119,6 +121,12 @@ var sharedFlags = []sharedFlag{
 	{regexp.MustCompile(`(?m)^\s+--kube-version string\s+\S`), only("codegen", "apitest")},
 	{regexp.MustCompile(`(?m)^\s+--strict\s+\S`), only("codegen", "apitest")},
 	{regexp.MustCompile(`(?m)^\s+--verify\s+\S`), only("codegen", "write-available-featuresets")},
+	{regexp.MustCompile(`(?m)^\s+--skip string\s+.*` + regexp.QuoteMeta(clicontract.SkipUsage)), exactly("apitest", "codegen watch")},
+}
+
+// exactly matches the commands named, sub-command path included.
+func exactly(names ...string) func(string) bool {
+	return func(command string) bool { return slices.Contains(names, command) }
 }
 
 // helpShape is the --help of every command: a description, the usage
@@ -202,6 +210,9 @@ func TestExitStatusContract(t *testing.T) {
 			{commands.codegen, []string{"crd-manifests", "--no-such-flag"}},
 			{commands.apitest, []string{"--no-such-flag"}},
 			{commands.featureset, []string{"--no-such-flag"}},
+		}},
+		{"flag without the flag it needs", ExitUsage, regexp.MustCompile(`^error: --skip is the skip list of the API test suites; it needs --suites$`), []run{
+			{commands.codegen, []string{"watch", "--base-dir", empty, "--skip", missing}},
 		}},
 		{"bad .gatedcrd.yaml", ExitInput, regexp.MustCompile(`^error: \S*\.gatedcrd\.yaml:2: bogus: unknown key`), []run{
 			{commands.codegen, []string{"--base-dir", badConfig, "-q"}},

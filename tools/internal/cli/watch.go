@@ -47,20 +47,27 @@ failure as apitest prints it.`,
 	}
 	cmd.Flags().BoolVar(&flags.suites, "suites", false, "keep an API server running and, after every cycle, run the API test suites of the CRD files written and of the suite files saved")
 	cmd.Flags().StringVar(&flags.apitest, "apitest", "", "the apitest program --suites runs (default: the one next to codegen, else on $PATH, else built with go build from the gatedcrd sources codegen was built from)")
+	cmd.Flags().StringVar(&flags.skip, skipFlag, "", "with --suites, passed on to apitest: "+clicontract.SkipUsage)
 	cmd.Flags().BoolVar(&flags.full, "full", false, "regenerate every group-version on every change (default: only those reading a changed Go package or override, where that gives the same files)")
 	return cmd
 }
 
 // watchFlags are the flags of watch besides those of crd-manifests.
 type watchFlags struct {
-	full, suites bool
-	apitest      string
+	full, suites  bool
+	apitest, skip string
 }
+
+// skipFlag is apitest's skip list, which watch --suites passes on.
+const skipFlag = clicontract.SkipFlag
 
 // runWatch is the watch command on a context that ends it.
 func runWatch(ctx context.Context, opts *options, flags watchFlags) (err error) {
 	if opts.verify {
 		return &clicontract.Error{Code: ExitUsage, Msg: "error: watch writes files; --verify makes no sense with it"}
+	}
+	if flags.skip != "" && !flags.suites {
+		return &clicontract.Error{Code: ExitUsage, Msg: "error: --" + skipFlag + " is the skip list of the API test suites; it needs --suites"}
 	}
 	payloadDir, err := opts.payloadPath()
 	if err != nil {
@@ -93,7 +100,7 @@ func runWatch(ctx context.Context, opts *options, flags watchFlags) (err error) 
 		Full:  flags.full,
 	}
 	if flags.suites {
-		runner, err := startSuiteRunner(ctx, opts, flags.apitest)
+		runner, err := startSuiteRunner(ctx, opts, flags)
 		if err != nil {
 			return err
 		}
@@ -119,12 +126,12 @@ func runWatch(ctx context.Context, opts *options, flags watchFlags) (err error) 
 }
 
 // startSuiteRunner finds the apitest program and starts it for --suites.
-func startSuiteRunner(ctx context.Context, opts *options, given string) (*suiteRunner, error) {
-	program, err := apitestProgram(ctx, given, opts.stderr)
+func startSuiteRunner(ctx context.Context, opts *options, flags watchFlags) (*suiteRunner, error) {
+	program, err := apitestProgram(ctx, flags.apitest, opts.stderr)
 	if err != nil {
 		return nil, &clicontract.Error{Code: ExitIO, Msg: "error: --suites: " + err.Error()}
 	}
-	runner, err := startSuites(ctx, opts, program)
+	runner, err := startSuites(ctx, opts, program, flags.skip)
 	if err != nil {
 		return nil, &clicontract.Error{Code: ExitIO, Msg: "error: --suites: " + err.Error()}
 	}

@@ -11,9 +11,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/gatedcrd/gatedcrd/internal/childproc"
 	"github.com/gatedcrd/gatedcrd/internal/suitefile"
 	"github.com/gatedcrd/gatedcrd/internal/suiteserve"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/watch"
@@ -26,23 +28,24 @@ import (
 // links kube-apiserver and etcd, which codegen must not; the two speak
 // JSON lines over the child's standard input and output (package suiteserve).
 type suiteRunner struct {
-	cmd     *exec.Cmd
-	stdin   io.WriteCloser
+	ctx     context.Context
+	child   *childproc.Process
 	answers *bufio.Reader
-	exited  chan struct{}
 	out     io.Writer
 	baseDir string
-	// ready is closed once the server reported whether it started;
-	// readyErr is then set when it did not.
-	ready    chan struct{}
-	readyErr error
-	version  string
+	// ready is closed once the server reported whether it started.
+	ready   chan struct{}
+	version string
+	// off is set when the suites are off for the rest of the watch: the
+	// server did not start, or the child ended. Before ready is closed
+	// only awaitReady sets it, after that only afterCycle.
+	off error
+	// stopping is set once stop has begun: the child's end is expected.
+	stopping atomic.Bool
 }
 
-// startSuites starts apitest --serve on the tree. It returns at once; the
-// server starts while the first cycle runs. Ending ctx asks the child to
-// stop (SIGTERM), which also cuts short a run of suites in progress.
-func startSuites(ctx context.Context, opts *options, program string) (*suiteRunner, error) {
+// suitesArgs are the arguments of apitest --serve for the watch's flags.
+func suitesArgs(opts *options, skip string) ([]string, error) {
 	args := []string{"--serve", "--base-dir", opts.baseDir}
 	if opts.kubeVersion != "" {
 		args = append(args, "--kube-version", opts.kubeVersion)
@@ -54,49 +57,73 @@ func startSuites(ctx context.Context, opts *options, program string) (*suiteRunn
 		}
 		args = append(args, "--manifest-merge:payload-manifest-path", p)
 	}
+	if skip != "" {
+		args = append(args, "--"+skipFlag, skip)
+	}
+	return args, nil
+}
+
+// startSuites starts apitest --serve on the tree, with the skip list
+// skip unless it is "". It returns at once; the server starts while the
+// first cycle runs. Ending ctx asks the child to stop (SIGTERM), which
+// also cuts short a run of suites in progress.
+func startSuites(ctx context.Context, opts *options, program, skip string) (*suiteRunner, error) {
+	args, err := suitesArgs(opts, skip)
+	if err != nil {
+		return nil, err
+	}
 	cmd := exec.Command(program, args...)
 	cmd.Stderr = opts.stderr // the release chosen and why, the server's start
-	stdin, err := cmd.StdinPipe()
+	child, err := childproc.Start(cmd)
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting %s: %w", program, err)
-	}
-	s := &suiteRunner{cmd: cmd, stdin: stdin, answers: bufio.NewReader(stdout), exited: make(chan struct{}),
+	child.SignalOnDone(ctx, syscall.SIGTERM)
+	s := &suiteRunner{ctx: ctx, child: child, answers: bufio.NewReader(child.Stdout),
 		out: opts.stderr, baseDir: opts.baseDir, ready: make(chan struct{})}
-	go func() {
-		_ = cmd.Wait()
-		close(s.exited)
-	}()
 	go s.awaitReady()
-	go func() {
-		select {
-		case <-ctx.Done():
-			_ = cmd.Process.Signal(syscall.SIGTERM)
-		case <-s.exited:
-		}
-	}()
 	return s, nil
 }
 
-// awaitReady reads the child's first line.
+// awaitReady reads the child's first line. A server that did not start
+// turns the suites off, which it says at once: the watch goes on
+// generating.
 func (s *suiteRunner) awaitReady() {
 	defer close(s.ready)
 	var r suiteserve.Ready
-	if err := s.read(&r); err != nil {
-		s.readyErr = err
-		return
+	switch err := s.read(&r); {
+	case err != nil:
+		s.turnOff(s.endedBeforeReady(err))
+	case !r.Ready:
+		s.turnOff(fmt.Errorf("the API server did not start: %s", r.Error))
+	default:
+		s.version = r.KubeVersion
 	}
-	if !r.Ready {
-		s.readyErr = fmt.Errorf("the API server did not start: %s", r.Error)
-		return
+}
+
+// exitWait bounds how long awaitReady waits, after the child closed its
+// output, for it to exit and give its exit status.
+const exitWait = 10 * time.Second
+
+// endedBeforeReady says how the child ended when it closed its output
+// before saying whether its server started (a bad command line or skip
+// list, which it reported on its standard error).
+func (s *suiteRunner) endedBeforeReady(readErr error) error {
+	select {
+	case <-s.child.Exited():
+		return fmt.Errorf("apitest --serve ended before its API server was ready (%v)", s.child.State())
+	case <-time.After(exitWait):
+		return readErr
 	}
-	s.version = r.KubeVersion
+}
+
+// turnOff turns the suites off for the rest of the watch and says why,
+// unless the watch is stopping anyway.
+func (s *suiteRunner) turnOff(why error) {
+	s.off = why
+	if s.ctx.Err() == nil && !s.stopping.Load() {
+		fmt.Fprintf(s.out, "error: --suites: the suites are off for the rest of this watch: %v\n", why)
+	}
 }
 
 // read decodes the child's next line.
@@ -124,13 +151,14 @@ func (s *suiteRunner) afterCycle(rep watch.Report) {
 		return
 	}
 	<-s.ready
-	if s.readyErr != nil {
-		fmt.Fprintf(s.out, "suites #%d: not run: %v\n", rep.Cycle, s.readyErr)
+	if s.off != nil {
+		fmt.Fprintf(s.out, "suites #%d: not run: %v\n", rep.Cycle, s.off)
 		return
 	}
 	res, err := s.run(req)
 	switch {
 	case err != nil:
+		s.turnOff(err) // the child ended, or its answers are out of step
 		fmt.Fprintf(s.out, "suites #%d: not run: %v\n", rep.Cycle, err)
 	case res.Error != "":
 		fmt.Fprintf(s.out, "suites #%d: not run: %s\n", rep.Cycle, res.Error)
@@ -178,7 +206,7 @@ func (s *suiteRunner) run(req suiteserve.Request) (suiteserve.Result, error) {
 	if err != nil {
 		return suiteserve.Result{}, err
 	}
-	if _, err := s.stdin.Write(append(data, '\n')); err != nil {
+	if _, err := s.child.Stdin.Write(append(data, '\n')); err != nil {
 		return suiteserve.Result{}, fmt.Errorf("apitest --serve ended (%v)", err)
 	}
 	var res suiteserve.Result
@@ -191,16 +219,16 @@ func (s *suiteRunner) run(req suiteserve.Request) (suiteserve.Result, error) {
 const suiteStopGrace = time.Minute
 
 // stop ends the child: the end of its standard input stops its server.
+// How a child ended that had turned the suites off was said then; one
+// that served fails the watch only if it did not stop cleanly.
 func (s *suiteRunner) stop() error {
-	_ = s.stdin.Close()
-	select {
-	case <-s.exited:
-	case <-time.After(suiteStopGrace):
-		_ = s.cmd.Process.Kill()
-		<-s.exited
+	s.stopping.Store(true)
+	err := s.child.Stop(suiteStopGrace)
+	if errors.Is(err, childproc.ErrKilled) {
 		return fmt.Errorf("apitest --serve did not stop within %v; killed", suiteStopGrace)
 	}
-	if st := s.cmd.ProcessState; st != nil && !st.Success() && !signalled(st) {
+	<-s.ready
+	if st := s.child.State(); s.off == nil && !st.Success() && !signalled(st) {
 		return fmt.Errorf("apitest --serve: %v", st)
 	}
 	return nil

@@ -18,8 +18,9 @@ import (
 // TestWatchSuitesEndToEnd runs codegen watch --suites on a copy of the
 // example with the API server of the release apitest links (in the
 // apitest child's process): a type edit re-runs the suites of the CRD
-// files it changed, and they pass; a broken expectation in one suite
-// file re-runs only that file's pairs, which fail naming the test; and
+// files it changed, and they pass; broken expectations in one suite
+// file re-run only that file's pairs, which fail naming the test, but
+// for the test the --skip list names, which is reported as skipped; and
 // SIGTERM ends codegen with status 0, leaving no child process and no
 // temporary directory.
 func TestWatchSuitesEndToEnd(t *testing.T) {
@@ -31,9 +32,15 @@ func TestWatchSuitesEndToEnd(t *testing.T) {
 	goBuild(t, "../../../apitest/cmd/apitest", filepath.Join(bins, "apitest"))
 
 	dir := exampleTree(t, true)
+	suiteRel := "example/v1/tests/stableconfigtypes.example.openshift.io/AAA_ungated.yaml"
+	const skipped = "Should reject more than 10 replicas"
+	skipList := filepath.Join(t.TempDir(), "skip.yaml")
+	if err := os.WriteFile(skipList, []byte("- suite: "+suiteRel+"\n  kubeVersions: [\"1.37\"]\n  tests: [\"onCreate/"+skipped+"\"]\n  reason: broken on purpose\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tmp := t.TempDir()
 	cmd := exec.Command(filepath.Join(bins, "codegen"), "watch", "--suites", "--apitest", filepath.Join(bins, "apitest"),
-		"--base-dir", dir, "--kube-version", "1.37")
+		"--base-dir", dir, "--kube-version", "1.37", "--skip", skipList)
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	log := startLogged(t, cmd)
 
@@ -44,12 +51,13 @@ func TestWatchSuitesEndToEnd(t *testing.T) {
 		t.Errorf("after the type edit: %q, want the suites of example/v1 to run and pass", typeEdit)
 	}
 
-	suiteRel := "example/v1/tests/stableconfigtypes.example.openshift.io/AAA_ungated.yaml"
-	breakLastExpectation(t, filepath.Join(dir, suiteRel), "immutableField: foo", "immutableField: bar")
+	breakLastExpectation(t, filepath.Join(dir, suiteRel), "immutableField: foo", "immutableField: bar",
+		"less than or equal to 10", "less than or equal to 99")
 	broken := log.waitFor(t, "suites #3: ")
-	// The ungated suite matches the CRD file of each of the 5 feature sets.
-	if m := suiteCounts.FindStringSubmatch(broken); m == nil || m[2] == "0" || m[3] != "5" {
-		t.Errorf("after breaking %s: %q, want failures in its 5 pairs only", suiteRel, broken)
+	// The ungated suite matches the CRD file of each of the 5 feature
+	// sets: each pair fails the last test and skips the listed one.
+	if m := suiteCounts.FindStringSubmatch(broken); m == nil || m[2] != "5" || m[3] != "5" || !strings.Contains(broken, ", 5 skipped in ") {
+		t.Errorf("after breaking %s: %q, want 5 failed and 5 skipped in its 5 pairs only", suiteRel, broken)
 	}
 
 	pid := cmd.Process.Pid
@@ -70,6 +78,9 @@ func TestWatchSuitesEndToEnd(t *testing.T) {
 		!strings.Contains(section, filepath.Join(dir, suiteRel)+":") {
 		t.Errorf("the failures after suites #3 do not name the pair, the test and the suite file:\n%s", section)
 	}
+	if strings.Contains(section, skipped) {
+		t.Errorf("the skipped test %q is reported as failed:\n%s", skipped, section)
+	}
 	for _, m := range regexp.MustCompile(`tests/stableconfigtypes\.example\.openshift\.io/([^:/\s]+\.yaml)`).FindAllStringSubmatch(section, -1) {
 		if m[1] != filepath.Base(suiteRel) {
 			t.Errorf("suite file %s ran, but only %s was edited:\n%s", m[1], suiteRel, section)
@@ -89,6 +100,43 @@ func TestWatchSuitesEndToEnd(t *testing.T) {
 	}
 }
 
+// TestWatchSuitesServerFailure runs codegen watch --suites with a skip
+// list that does not exist, so that the apitest child ends before its
+// server starts: the watch says once that the suites are off and why,
+// goes on generating after a save, says on that cycle's suites line that
+// they did not run, and exits 0 on SIGTERM.
+func TestWatchSuitesServerFailure(t *testing.T) {
+	buildCommands(t)
+	dir := exampleTree(t, true)
+	missing := filepath.Join(t.TempDir(), "skip.yaml")
+	cmd := exec.Command(commands.codegen, "watch", "--suites", "--apitest", commands.apitest, "--base-dir", dir, "--skip", missing)
+	log := startLogged(t, cmd)
+	const off = "error: --suites: the suites are off for the rest of this watch: apitest --serve ended before its API server was ready (exit status 3)"
+	log.waitForAll(t, off, "watch #1: ")
+	edit(t, filepath.Join(dir, "example/v1/types_stable.go"), "// stableField exists on every cluster.", "// stableField exists on every cluster, always.")
+	cycle := log.waitFor(t, "watch #2: ")
+	suites := log.waitFor(t, "suites #2: ")
+	if !strings.HasPrefix(cycle, "watch #2: example/v1/types_stable.go") || strings.Contains(cycle, ": 0 written") {
+		t.Errorf("after a type edit: %q, want the CRD files written", cycle)
+	}
+	if want := "suites #2: not run: apitest --serve ended before its API server was ready (exit status 3)"; suites != want {
+		t.Errorf("suites line %q, want %q", suites, want)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("codegen watch after SIGTERM: %v, want exit status 0\n%s", err, log.text())
+	}
+	out := log.text()
+	if !strings.Contains(out, "error: --"+skipFlag+": ") || !strings.Contains(out, missing) {
+		t.Errorf("apitest's error about the skip list is not shown:\n%s", out)
+	}
+	if n := strings.Count(out, "error: --suites:"); n != 1 {
+		t.Errorf("%d lines say the suites are off, want 1:\n%s", n, out)
+	}
+}
+
 // suiteCounts reads a result line: passed, failed, pairs.
 var suiteCounts = regexp.MustCompile(`^suites #\d+: (\d+) passed, (\d+) failed(?:, \d+ skipped)? in (\d+) \(suite × CRD file\) pair`)
 
@@ -101,19 +149,25 @@ func goBuild(t testing.TB, pkg, out string) {
 	}
 }
 
-// breakLastExpectation changes the last occurrence of from in a suite
-// file, which is in the expected object of its last test.
-func breakLastExpectation(t *testing.T, p, from, to string) {
+// breakLastExpectation changes, in a suite file, the last occurrence of
+// each from into its to (pairs of from, to), which is in the expectation
+// of the last test holding it.
+func breakLastExpectation(t *testing.T, p string, fromTo ...string) {
 	t.Helper()
 	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := strings.LastIndex(string(data), from)
-	if i < 0 {
-		t.Fatalf("%s has no %q", p, from)
+	text := string(data)
+	for i := 0; i+1 < len(fromTo); i += 2 {
+		from, to := fromTo[i], fromTo[i+1]
+		at := strings.LastIndex(text, from)
+		if at < 0 {
+			t.Fatalf("%s has no %q", p, from)
+		}
+		text = text[:at] + to + text[at+len(from):]
 	}
-	if err := os.WriteFile(p, []byte(string(data[:i])+to+string(data[i+len(from):])), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -47,7 +47,7 @@ func TestSuiteRunnerRequestsAndPrints(t *testing.T) {
 	}
 	var out syncWriter
 	opts := &options{baseDir: base, kubeVersion: "1.32", stderr: &out}
-	s, err := startSuites(t.Context(), opts, program)
+	s, err := startSuites(t.Context(), opts, program, "hack/skip.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestSuiteRunnerRequestsAndPrints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := strings.TrimSpace(string(args)), "--serve --base-dir "+base+" --kube-version 1.32"; got != want {
+	if got, want := strings.TrimSpace(string(args)), "--serve --base-dir "+base+" --kube-version 1.32 --skip hack/skip.yaml"; got != want {
 		t.Errorf("started with %q, want %q", got, want)
 	}
 	data, err := os.ReadFile(requestsLog)
@@ -88,19 +88,66 @@ func TestSuiteRunnerRequestsAndPrints(t *testing.T) {
 	}
 }
 
-// TestSuiteRunnerServerDidNotStart: a server that does not start is
-// reported on the cycles that would run suites.
-func TestSuiteRunnerServerDidNotStart(t *testing.T) {
-	program, _, _ := fakeAPITest(t, `{"ready":false,"error":"no etcd"}`, `{}`)
-	var out syncWriter
-	s, err := startSuites(t.Context(), &options{baseDir: ".", stderr: &out}, program)
-	if err != nil {
+// fakeServe writes a program that runs script in place of apitest --serve.
+func fakeServe(t *testing.T, script string) string {
+	t.Helper()
+	program := filepath.Join(t.TempDir(), "apitest")
+	if err := os.WriteFile(program, []byte("#!/bin/sh\n"+script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s.afterCycle(watch.Report{Cycle: 2, Files: []string{"api/v1/zz_generated.crd-manifests/w.crd.yaml"}})
-	_ = s.stop()
-	if want := "suites #2: not run: the API server did not start: no etcd\n"; out.String() != want {
-		t.Errorf("printed %q, want %q", out.String(), want)
+	return program
+}
+
+// TestSuiteRunnerWithoutServer: a child whose server does not start, that
+// ends before it says so (a bad skip list), or that ends mid-watch turns
+// the suites off with one error line saying why, and every cycle that
+// would run suites says it did not; the watch goes on, and its stop is
+// clean. Only a child that served and then fails on its way out fails
+// the stop.
+func TestSuiteRunnerWithoutServer(t *testing.T) {
+	crdCycle := func(n int) watch.Report {
+		return watch.Report{Cycle: n, Files: []string{"api/v1/zz_generated.crd-manifests/w.crd.yaml"}}
+	}
+	const off = "error: --suites: the suites are off for the rest of this watch: "
+	for _, tc := range []struct {
+		name, script, want, stopErr string
+	}{
+		{"server did not start", `echo '{"ready":false,"error":"no etcd"}'; exit 1`,
+			off + "the API server did not start: no etcd\n" +
+				"suites #2: not run: the API server did not start: no etcd\n" +
+				"suites #3: not run: the API server did not start: no etcd\n", ""},
+		{"ended before ready", "echo 'error: --skip: skip.yaml: no such file' >&2; exit 3",
+			"error: --skip: skip.yaml: no such file\n" +
+				off + "apitest --serve ended before its API server was ready (exit status 3)\n" +
+				"suites #2: not run: apitest --serve ended before its API server was ready (exit status 3)\n" +
+				"suites #3: not run: apitest --serve ended before its API server was ready (exit status 3)\n", ""},
+		{"ended mid-watch", `echo '{"ready":true,"kubeVersion":"1.32"}'; read -r line; exit 2`,
+			off + "apitest --serve ended (EOF)\n" +
+				"suites #2: not run: apitest --serve ended (EOF)\n" +
+				"suites #3: not run: apitest --serve ended (EOF)\n", ""},
+		{"served, failed to stop", `echo '{"ready":true,"kubeVersion":"1.32"}'; cat >/dev/null; exit 1`,
+			"suites #1: no CRD file or suite changed\n", "apitest --serve: exit status 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out syncWriter
+			s, err := startSuites(t.Context(), &options{baseDir: ".", stderr: &out}, fakeServe(t, tc.script), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.stopErr == "" {
+				s.afterCycle(crdCycle(2))
+				s.afterCycle(crdCycle(3))
+			} else {
+				s.afterCycle(watch.Report{Cycle: 1})
+			}
+			err = s.stop()
+			if got := out.String(); got != tc.want {
+				t.Errorf("printed\n%s\nwant\n%s", got, tc.want)
+			}
+			if (err == nil) != (tc.stopErr == "") || err != nil && err.Error() != tc.stopErr {
+				t.Errorf("stop: %v, want %q", err, tc.stopErr)
+			}
+		})
 	}
 }
 
