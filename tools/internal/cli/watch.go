@@ -37,7 +37,9 @@ child process, on the Kubernetes release apitest would choose) and after
 every cycle runs the API test suites of the CRD files the cycle wrote and
 the suite files (<dir>/tests/<crd name>/*.yaml) saved since the last
 cycle, printing one line of results after the cycle's line and every
-failure as apitest prints it.`,
+failure as apitest prints it. --skip passes apitest's skip list on. A
+server that does not start turns the suites off, not the watch: it says
+so once, goes on generating and exits 0 when stopped.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
