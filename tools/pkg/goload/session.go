@@ -16,17 +16,20 @@ import (
 
 // Session keeps a loaded package universe between runs, for codegen
 // watch: a run after a save lists the packages with the go command again
-// only when it must, and parses and type-checks again only the packages
-// whose files changed and the packages that import them, transitively.
+// only when it must, parses again only the packages whose files changed
+// and type-checks again only those and the packages that import them,
+// transitively.
 //
 // What it keeps is the package graph of one go command listing, of every
 // root a run asked for so far, with the state controller-tools' loader
 // caches on each package (syntax, types, type information, errors). A
 // package whose Go files changed is invalidated with every package that
-// imports it, transitively: its syntax, types and type information are
-// dropped (its files leave the file set), its errors are reset to the go
-// command's and its compiled files to the listed ones, so that the loader
-// parses and checks it again, lazily, exactly as in a fresh load. Nothing
+// imports it, transitively: its types and type information are dropped
+// and its errors reset to the go command's, so that the loader checks it
+// again, lazily, as in a fresh load; the package whose files changed also
+// has its syntax dropped (its files leave the file set) and its compiled
+// files reset to the listed ones, so that the loader parses it again. An
+// importer keeps its syntax, parsed from files that did not change. Nothing
 // a kept package holds refers to an invalidated one, because the
 // invalidated set is closed under importers. Every run gets a Universe of
 // its own (registry, marker collector, type checker, marker lines) over
@@ -170,8 +173,8 @@ func (s *Session) holdsRoots(importPaths []string) bool {
 }
 
 // dirty returns the packages to invalidate after changed: the packages
-// holding the changed files and their importers, transitively; false when
-// the change needs a new listing.
+// holding the changed files (true) and their importers, transitively
+// (false); false when the change needs a new listing.
 func (s *Session) dirty(changed []string) (map[*loader.Package]bool, bool) {
 	byFile := map[string]*loader.Package{}
 	importers := map[*loader.Package][]*loader.Package{}
@@ -186,10 +189,10 @@ func (s *Session) dirty(changed []string) (map[*loader.Package]bool, bool) {
 	dirty := map[*loader.Package]bool{}
 	var mark func(p *loader.Package)
 	mark = func(p *loader.Package) {
-		if dirty[p] {
+		if _, seen := dirty[p]; seen {
 			return
 		}
-		dirty[p] = true
+		dirty[p] = false
 		for _, q := range importers[p] {
 			mark(q)
 		}
@@ -205,30 +208,40 @@ func (s *Session) dirty(changed []string) (map[*loader.Package]bool, bool) {
 			return nil, false
 		}
 		mark(p)
+		dirty[p] = true
 	}
 	return dirty, true
 }
 
 // invalidate resets every package of dirty to its state right after the
-// go command listed it.
+// go command listed it, but for the syntax of the packages holding no
+// changed file (dirty's false ones): their files are as they were parsed,
+// only their types may change with those of what they import, and
+// controller-tools' loader type-checks a package from its Syntax when it
+// has one. That saves reading and parsing them again (on openshift/api,
+// the 16 importers of config/v1 on every edit of it).
 func (s *Session) invalidate(dirty map[*loader.Package]bool) {
-	pkgs := make([]*loader.Package, 0, len(dirty))
-	for p := range dirty {
+	var edited []*loader.Package
+	for p, holdsChange := range dirty {
+		l := s.list[p]
+		p.Types, p.TypesInfo, p.IllTyped = nil, nil, false
+		p.Errors = slices.Clone(l.errors)
+		if !holdsChange && p.Syntax != nil {
+			continue
+		}
 		for _, f := range p.Syntax {
 			if tf := s.all.Fset.File(f.Pos()); tf != nil {
 				s.all.Fset.RemoveFile(tf)
 			}
 		}
-		l := s.list[p]
-		p.Syntax, p.Types, p.TypesInfo, p.IllTyped = nil, nil, nil, false
-		p.Errors = slices.Clone(l.errors)
+		p.Syntax = nil
 		p.CompiledGoFiles = slices.Clone(l.compiled)
-		pkgs = append(pkgs, p)
+		edited = append(edited, p)
 	}
-	leaveOutInertIn(pkgs, nil)
+	leaveOutInertIn(edited, nil)
 	// The headers stay as hashed: dirty found those of the changed files
 	// unchanged, and the others were not saved.
-	s.Invalidated = len(pkgs)
+	s.Invalidated = len(dirty)
 }
 
 // moduleFiles returns the listed Go files that lie in the module

@@ -2,10 +2,13 @@ package goload
 
 import (
 	"go/ast"
+	"go/types"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
 )
@@ -61,7 +64,10 @@ func TestSessionReloadsOnlyWhatAChangeConcerns(t *testing.T) {
 		t.Fatalf("first load: kept %v, %d fresh loads", kept, s.Fresh)
 	}
 	other, root2 := firstSyntax(u, prefix+"/other"), firstSyntax(u, prefix+"/root2")
-	leaf := firstSyntax(u, prefix+"/leaf")
+	leaf, mid := firstSyntax(u, prefix+"/leaf"), firstSyntax(u, prefix+"/mid")
+	if got := fieldsOf(t, u, prefix+"/mid", "Mid", "L"); got != 0 {
+		t.Fatalf("mid's Mid.L has %d field(s) before the edit, want 0", got)
+	}
 
 	write(t, filepath.Join(dir, "leaf/leaf.go"), "package leaf\n\n// Leaf is imported by mid, edited.\ntype Leaf struct{ N int }\n")
 	u, kept = universe("leaf/leaf.go")
@@ -76,6 +82,12 @@ func TestSessionReloadsOnlyWhatAChangeConcerns(t *testing.T) {
 	}
 	if firstSyntax(u, prefix+"/other") != other || firstSyntax(u, prefix+"/root2") != root2 {
 		t.Error("packages the edit does not concern were parsed again")
+	}
+	if firstSyntax(u, prefix+"/mid") != mid {
+		t.Error("mid, which imports the edited package, was parsed again although its files did not change")
+	}
+	if got := fieldsOf(t, u, prefix+"/mid", "Mid", "L"); got != 1 {
+		t.Errorf("mid's Mid.L has %d field(s) after the edit, want 1 (Leaf's new N): mid was not type-checked again", got)
 	}
 
 	// mid was invalidated with leaf; an import edit of its file after
@@ -107,6 +119,29 @@ func TestSessionReloadsOnlyWhatAChangeConcerns(t *testing.T) {
 	if _, kept = universe("other/other.go"); !kept || s.Fresh != 5 {
 		t.Errorf("after a save changing nothing listed: kept %v, %d fresh loads", kept, s.Fresh)
 	}
+}
+
+// fieldsOf returns how many fields the struct type of field of the
+// named struct type of the package at path has, as type-checked.
+func fieldsOf(t *testing.T, u *Universe, path, typeName, field string) int {
+	t.Helper()
+	p := u.Package(path)
+	if p == nil {
+		t.Fatalf("%s: not loaded", path)
+	}
+	// No node filter: every package the types refer to is checked.
+	(&loader.TypeChecker{}).Check(p)
+	st, ok := p.Types.Scope().Lookup(typeName).Type().Underlying().(*types.Struct)
+	if !ok {
+		t.Fatalf("%s.%s: not a struct", path, typeName)
+	}
+	for i := range st.NumFields() {
+		if f := st.Field(i); f.Name() == field {
+			return f.Type().Underlying().(*types.Struct).NumFields()
+		}
+	}
+	t.Fatalf("%s.%s has no field %s", path, typeName, field)
+	return 0
 }
 
 func read(t *testing.T, p string) string {

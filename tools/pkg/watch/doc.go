@@ -38,8 +38,8 @@
 // (goload.Session, through pipeline.Options.LoadUniverse): a cycle after
 // saves to Go files lists no package with the go command unless a file
 // was added, deleted or renamed or a file's header (build constraints,
-// package clause, imports) changed, and parses and type-checks again only
-// the changed packages and their importers. A full cycle other than
+// package clause, imports) changed, parses again only the changed
+// packages and type-checks again only those and their importers. A full cycle other than
 // --full's, and any cycle after a failed one, loads afresh.
 //
 // Within those group-versions a cycle regenerates only the CRDs whose
