@@ -174,6 +174,21 @@ func (m *Memo) Advance() {
 	}
 }
 
+// Forget drops the entries of contents: codegen watch forgets the
+// contents of the files a cycle replaced or removed, which nothing reads
+// any more (a file that still holds the same bytes is parsed again when
+// read).
+func (m *Memo) Forget(contents [][]byte) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, data := range contents {
+		delete(m.entries, sha256.Sum256(data))
+	}
+}
+
 // MemoStats counts a memo's entries and how its parses went.
 type MemoStats struct {
 	// Entries is the number of contents held.

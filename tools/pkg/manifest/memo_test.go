@@ -143,3 +143,17 @@ func TestMemoViewAndOwn(t *testing.T) {
 		t.Error("without a memo, Own copied an object View parsed for the caller alone")
 	}
 }
+
+func TestMemoForget(t *testing.T) {
+	m := NewMemo()
+	sameAsParse(t, m, memoDocA)
+	sameAsParse(t, m, memoDocB)
+	m.Forget([][]byte{[]byte(memoDocA), []byte("never parsed")})
+	if s := m.Stats(); s.Entries != 1 {
+		t.Fatalf("%d entries, want 1", s.Entries)
+	}
+	sameAsParse(t, m, memoDocA)
+	if s := m.Stats(); s.Misses != 3 {
+		t.Errorf("%d misses, want 3: A was parsed again", s.Misses)
+	}
+}

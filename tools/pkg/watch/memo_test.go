@@ -74,9 +74,10 @@ func TestMemoStaysSmall(t *testing.T) {
 	w := started(t, dir)
 	file := filepath.Join(dir, stableTypes)
 	entries := map[int]int{}
+	var rep Report
 	for i := 1; i <= 8; i++ {
 		numberDoc(t, file, i)
-		if rep := w.Cycle(w.changedOf(setOf([]string{file}))); rep.Err != nil {
+		if rep = w.Cycle(w.changedOf(setOf([]string{file}))); rep.Err != nil {
 			t.Fatal(rep.Err)
 		}
 		w.memo.Wait()
@@ -85,6 +86,38 @@ func TestMemoStaysSmall(t *testing.T) {
 	if entries[8] == 0 || entries[8] != entries[4] {
 		t.Errorf("%d entries after cycle 4, %d after cycle 8", entries[4], entries[8])
 	}
+	// What a cycle replaced is gone at once.
+	old := map[string][]byte{}
+	for _, rel := range rep.Files {
+		if filepath.Ext(rel) == ".yaml" {
+			old[rel] = readFile(t, filepath.Join(dir, rel))
+		}
+	}
+	numberDoc(t, file, 9)
+	rep = w.Cycle(w.changedOf(setOf([]string{file})))
+	w.memo.Wait()
+	checked := 0
+	for _, rel := range rep.Files {
+		if data, ok := old[rel]; ok {
+			checked++
+			misses := w.memo.Stats().Misses
+			if _, err := w.memo.View(data); err != nil || w.memo.Stats().Misses != misses+1 {
+				t.Errorf("%s: the memo still holds the content the cycle replaced", rel)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("the last two cycles wrote no YAML file in common")
+	}
+}
+
+func readFile(t testing.TB, p string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 // numberDoc makes the first doc comment of a struct field in p say it is

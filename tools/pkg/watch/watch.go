@@ -126,11 +126,11 @@ type Watcher struct {
 	edited declEdits
 	// types is the type graph of the root packages the cycles checked.
 	types typeRefs
-	// memo parses the manifests of every cycle's run; written holds the
-	// YAML files the current cycle wrote, for it to parse afterwards
-	// (see memo.go).
-	memo    *manifest.Memo
-	written [][]byte
+	// memo parses the manifests of every cycle's run; written and
+	// replaced hold the contents of the YAML files the current cycle
+	// wrote and those it replaced or removed (see memo.go).
+	memo              *manifest.Memo
+	written, replaced [][]byte
 }
 
 // New returns a watcher of the tree at baseDir. Close it when done.
@@ -530,10 +530,10 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 			out.files = append(out.files, c.Path)
 			// Our own write starts no cycle.
 			w.seen[c.Path] = sha256.Sum256(c.New)
-			w.noteWritten(c.Path, c.New)
 		default:
 			out.removed++
 		}
+		w.noteWritten(c)
 	}
 	if loaded != nil {
 		w.recordTypes(loaded, universe, scope == nil)
