@@ -26,7 +26,7 @@ import (
 // between cycles included (cpu-ms/cycle), and the part of it spent from
 // the save to the cycle's report (save-cpu-ms/cycle): on a loaded
 // machine the wall times say little, and the CPU spent on the way to the
-// files on disk is the latency's share that does not depend on the load. The example tree always runs, with
+// files on disk, the latency's share, depends far less on the load. The example tree always runs, with
 // a doc-comment edit (testtree.ToggleDoc); the real tree of make
 // conformance runs when GATEDCRD_BENCH_MODULE names it (make bench sets
 // it), fetched and prepared by hack/real-tree.sh, with three edits: a doc
