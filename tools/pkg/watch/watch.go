@@ -84,6 +84,11 @@ type Report struct {
 	// Duration is the wall time from the start of the cycle to its files
 	// being on disk.
 	Duration time.Duration
+	// Waited is how long the save's events had to be quiet before the
+	// cycle started: RenameSettle after Go files renamed into place that
+	// parse, else the debounce; zero for the first cycle and for Cycle
+	// called directly.
+	Waited time.Duration
 	// PackagesKept says the cycle used the Go packages kept from the
 	// previous cycles without listing them with the go command;
 	// PackagesInvalidated is how many of them it parsed and
@@ -182,6 +187,8 @@ func (w *Watcher) Run(ctx context.Context) error {
 	pending := map[string]bool{}
 	var timer *time.Timer
 	var fire <-chan time.Time
+	var q quiet
+	var waited time.Duration
 	for {
 		select {
 		case <-ctx.Done():
@@ -197,7 +204,9 @@ func (w *Watcher) Run(ctx context.Context) error {
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
 				w.full = true
 				pending[w.base] = true
-				fire = w.arm(&timer)
+				q.slow = true
+				waited = w.opts.Debounce
+				fire = w.arm(&timer, waited)
 				continue
 			}
 			return fmt.Errorf("watch: %w", err)
@@ -207,26 +216,35 @@ func (w *Watcher) Run(ctx context.Context) error {
 			}
 			if w.event(ev) {
 				pending[filepath.Clean(ev.Name)] = true
-				fire = w.arm(&timer)
+				waited = q.after(ev, w.opts.Debounce)
+				fire = w.arm(&timer, waited)
 			}
 		case <-fire:
 			fire = nil
+			if !q.slow && !complete(pending) {
+				// Caught mid-write: wait the rest of the full debounce.
+				q.slow = true
+				fire = w.arm(&timer, w.opts.Debounce-waited)
+				waited = w.opts.Debounce
+				continue
+			}
+			q.reset()
 			changed := w.changedOf(pending)
 			clear(pending)
 			if len(changed) > 0 || w.full {
-				w.Cycle(changed)
+				w.cycle(changed, waited)
 			}
 		}
 	}
 }
 
-// arm (re)starts the debounce timer and returns its channel.
-func (w *Watcher) arm(t **time.Timer) <-chan time.Time {
+// arm (re)starts the debounce timer for d and returns its channel.
+func (w *Watcher) arm(t **time.Timer, d time.Duration) <-chan time.Time {
 	if *t == nil {
-		*t = time.NewTimer(w.opts.Debounce)
+		*t = time.NewTimer(d)
 	} else {
 		(*t).Stop()
-		(*t).Reset(w.opts.Debounce)
+		(*t).Reset(d)
 	}
 	return (*t).C
 }
@@ -352,10 +370,13 @@ func hashFile(p string) ([32]byte, bool) {
 // Cycle runs one cycle now for the given changed inputs (absolute paths;
 // none for a full run) and reports it. Run calls it; benchmarks and tests
 // may call it directly after editing files themselves.
-func (w *Watcher) Cycle(changed []string) Report {
+func (w *Watcher) Cycle(changed []string) Report { return w.cycle(changed, 0) }
+
+// cycle is Cycle for a save whose events were quiet for waited.
+func (w *Watcher) cycle(changed []string, waited time.Duration) Report {
 	start := time.Now()
 	w.cycles++
-	rep := Report{Cycle: w.cycles}
+	rep := Report{Cycle: w.cycles, Waited: waited}
 	for _, p := range changed {
 		rep.Changed = append(rep.Changed, tree.Rel(w.base, p))
 	}

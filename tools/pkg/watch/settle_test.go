@@ -1,0 +1,123 @@
+package watch
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+func TestQuietPeriodOfASave(t *testing.T) {
+	const debounce = 75 * time.Millisecond
+	ev := func(op fsnotify.Op, name string) fsnotify.Event { return fsnotify.Event{Name: name, Op: op} }
+	tests := []struct {
+		name   string
+		events []fsnotify.Event
+		want   time.Duration // after the last event
+	}{
+		{"a Go file renamed into place", []fsnotify.Event{ev(fsnotify.Create, "/t/a/types.go")}, RenameSettle},
+		{"two Go files renamed into place", []fsnotify.Event{ev(fsnotify.Create, "/t/a/types.go"), ev(fsnotify.Create, "/t/a/more.go")}, RenameSettle},
+		{"a Go file written in place", []fsnotify.Event{ev(fsnotify.Write, "/t/a/types.go")}, debounce},
+		{"a Go file created, then written", []fsnotify.Event{ev(fsnotify.Create, "/t/a/types.go"), ev(fsnotify.Write, "/t/a/types.go")}, debounce},
+		{"a write, then a Go file renamed into place", []fsnotify.Event{ev(fsnotify.Write, "/t/a/other.go"), ev(fsnotify.Create, "/t/a/types.go")}, debounce},
+		{"a YAML input renamed into place", []fsnotify.Event{ev(fsnotify.Create, "/t/a/manual-override-crd-manifests/x.yaml")}, debounce},
+		{"a Go file removed", []fsnotify.Event{ev(fsnotify.Remove, "/t/a/types.go")}, debounce},
+		{"a test file renamed into place", []fsnotify.Event{ev(fsnotify.Create, "/t/a/types_test.go")}, debounce},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var q quiet
+			var got time.Duration
+			for _, e := range tc.events {
+				got = q.after(e, debounce)
+			}
+			if got != tc.want {
+				t.Errorf("quiet period %v, want %v", got, tc.want)
+			}
+			q.reset()
+			if got := q.after(ev(fsnotify.Create, "/t/a/types.go"), debounce); got != RenameSettle {
+				t.Errorf("the next save's rename waits %v, want %v", got, RenameSettle)
+			}
+		})
+	}
+	var q quiet
+	if got := q.after(ev(fsnotify.Create, "/t/a/types.go"), time.Millisecond); got != time.Millisecond {
+		t.Errorf("a debounce shorter than RenameSettle: %v", got)
+	}
+}
+
+func TestCompleteTellsHalfWrittenGoFiles(t *testing.T) {
+	dir := t.TempDir()
+	whole := "package a\n\n// T is a type.\ntype T struct {\n\tA string `json:\"a\"`\n}\n"
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("good.go", whole)
+	half := write("half.go", whole[:strings.Index(whole, "A string")])
+	yaml := write("x.yaml", "a: [")
+	gone := filepath.Join(dir, "gone.go")
+	for _, tc := range []struct {
+		name    string
+		pending []string
+		want    bool
+	}{
+		{"whole Go file", []string{good}, true},
+		{"half-written Go file", []string{good, half}, false},
+		{"a YAML file is not checked", []string{good, yaml}, true},
+		{"a removed file is left to the cycle", []string{gone}, true},
+	} {
+		pending := map[string]bool{}
+		for _, p := range tc.pending {
+			pending[p] = true
+		}
+		if got := complete(pending); got != tc.want {
+			t.Errorf("%s: complete = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestRenameSavesSkipTheDebounce drives the watcher through file
+// notifications: a save by rename of a whole Go file starts its cycle
+// after RenameSettle, one that breaks the syntax (what a half-written
+// file looks like) and a write in place after the full debounce.
+func TestRenameSavesSkipTheDebounce(t *testing.T) {
+	dir := exampleTree(t, true, false)
+	bg := runWatcher(t, dir, Options{})
+	if r := bg.next("first cycle"); r.Err != nil || r.Waited != 0 {
+		t.Fatalf("first cycle: %+v\n%s", r, bg.out.String())
+	}
+	debounce := 30 * time.Millisecond // runWatcher's
+
+	replace(t, dir, stableTypes, "type NestedConfig struct {", "// NestedConfig is renamed into place.\ntype NestedConfig struct {")
+	if r := bg.next("rename save"); r.Err != nil || r.Waited != RenameSettle {
+		t.Errorf("a whole Go file renamed into place: waited %v, want %v (%+v)", r.Waited, RenameSettle, r)
+	}
+
+	replace(t, dir, stableTypes, "type NestedConfig struct {", "type NestedConfig struct {{")
+	if r := bg.next("broken rename save"); r.Err == nil || r.Waited != debounce {
+		t.Errorf("a Go file that does not parse: waited %v, want %v (%+v)", r.Waited, debounce, r)
+	}
+
+	p := filepath.Join(dir, stableTypes)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := strings.Replace(string(data), "type NestedConfig struct {{", "type NestedConfig struct {", 1)
+	if err := os.WriteFile(p, []byte(fixed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := bg.next("save in place"); r.Err != nil || r.Waited != debounce {
+		t.Errorf("a Go file written in place: waited %v, want %v (%+v)", r.Waited, debounce, r)
+	}
+	if err := bg.stop(); err != nil {
+		t.Fatal(err)
+	}
+}
