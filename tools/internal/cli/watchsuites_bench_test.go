@@ -20,8 +20,9 @@ import (
 // warm API server of GATEDCRD_BENCH_KUBE_VERSION (default 1.32; its
 // program is built the first time). "type-edit" toggles the description
 // of the first field of the first struct of a Go file, which runs the
-// suites of every CRD file that changes; "suite-edit" toggles a comment
-// at the end of one suite file, which runs that file's pairs only. It
+// suites of every CRD file that changes; "suite-edit" toggles the name of
+// the last test of one suite file (toggleLastTestName), which runs that
+// file's pairs only, and of them the changed test only. It
 // reports the median, the 90th percentile, and the pairs run and failed
 // (a failing test is a result too, not a failure of the benchmark). The
 // example tree always runs; the real tree of make conformance when
@@ -55,7 +56,7 @@ func BenchmarkSaveToSuiteResult(b *testing.B) {
 				w.benchSaves(b, func() { testtree.ToggleDoc(b, filepath.Join(dir, tr.goFile)) })
 			})
 			b.Run("suite-edit", func(b *testing.B) {
-				w.benchSaves(b, func() { toggleEndComment(b, filepath.Join(dir, tr.suiteFile)) })
+				w.benchSaves(b, func() { toggleLastTestName(b, filepath.Join(dir, tr.suiteFile)) })
 			})
 		})
 	}
@@ -113,19 +114,38 @@ func (w *suiteWatch) benchSaves(b *testing.B, save func()) {
 	b.ReportMetric(float64(failed), "failed-tests")
 }
 
-// toggleEndComment adds a comment line at the end of a file, or removes
-// it, saving by rename.
-func toggleEndComment(b testing.TB, p string) {
+// toggleLastTestName appends a mark to the name of the last test of a
+// suite file, or removes it, saving by rename: an edit of one test, as an
+// author makes one (a comment alone changes no test).
+func toggleLastTestName(b testing.TB, p string) {
 	data, err := os.ReadFile(p)
 	if err != nil {
 		b.Fatal(err)
 	}
-	const mark = "# Edited by the benchmark.\n"
-	s, found := strings.CutSuffix(string(data), mark)
-	if !found {
-		s += mark
+	// The tests' "- name:" lines are indented as the first one; object
+	// text inside a test may hold others, indented deeper.
+	lines := strings.Split(string(data), "\n")
+	first := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(strings.TrimLeft(l, " "), "- name: ") })
+	i := len(lines) - 1
+	for first >= 0 && i >= first && !strings.HasPrefix(lines[i], lines[first][:strings.Index(lines[first], "-")]+"- name: ") {
+		i--
 	}
-	testtree.SaveByRename(b, p, s)
+	if first < 0 || i < first {
+		b.Fatalf("%s: no test (- name:)", p)
+	}
+	const mark = " (edited)"
+	line := lines[i]
+	quote := ""
+	if q := line[len(line)-1:]; q == `"` || q == "'" {
+		quote, line = q, line[:len(line)-1]
+	}
+	if s, found := strings.CutSuffix(line, mark); found {
+		line = s
+	} else {
+		line += mark
+	}
+	lines[i] = line + quote
+	testtree.SaveByRename(b, p, strings.Join(lines, "\n"))
 }
 
 // treeCPU returns the CPU time (user and system) that pid and its
