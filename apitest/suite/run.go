@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -66,6 +67,12 @@ type Options struct {
 	// Installed for all. Without it, RunPlan keeps the CRDs from batch to
 	// batch alike, and removes them at the end.
 	Installed *Installed
+	// Results, when set, holds the outcomes of the tests of earlier runs
+	// on Server: a test that did not change since the last run of its
+	// pair is not run again, its outcome is reported again (see
+	// Results). apitest --serve keeps one for all its runs unless asked
+	// to run every test.
+	Results *Results
 }
 
 // Stats says where a run of a plan spent its time, batch by batch: the
@@ -78,6 +85,9 @@ type Stats struct {
 	// found installed with the spec it needed, and those it updated in
 	// place.
 	Kept, Updated int
+	// Unchanged counts the tests that a run with Options.Results did
+	// not run again, their outcome being that of the last run.
+	Unchanged int
 }
 
 // String renders the stats for a progress line.
@@ -254,18 +264,30 @@ func runBatch(r Reporter, srv *server.Server, batch []*Variant, opts Options) bo
 						r.Errorf("%s: installing %s (version %s): %v", s.Path, v.File.Path, v.Version, err)
 						return
 					}
-					x := &executor{srv: srv, variant: v, suite: s, timeout: timeout, filter: opts.Filter, skip: opts.Skip}
+					x := &executor{srv: srv, variant: v, suite: s, timeout: timeout, filter: opts.Filter, skip: opts.Skip,
+						results: opts.Results.begin(srv, v, s)}
 					x.run(r)
+					x.results.end()
 				})
 			}
 		}
 	})
 	stats.Tests += time.Since(begin)
+	stats.Unchanged += opts.Results.takeUnchanged()
 	begin = time.Now()
 	defer func() { stats.Remove += time.Since(begin) }()
 	ctx, cancel = context.WithTimeout(context.WithoutCancel(r.Context()), timeout)
 	defer cancel()
-	if err := opts.Installed.settle(ctx, srv, batch); err != nil {
+	before := opts.Installed.Names()
+	err := opts.Installed.settle(ctx, srv, batch)
+	for _, name := range before {
+		if !slices.Contains(opts.Installed.Names(), name) {
+			// Objects were left: the outcomes of its tests may depend
+			// on them.
+			opts.Results.forget(name)
+		}
+	}
+	if err != nil {
 		r.Errorf("removing CRDs whose tests left objects behind (later variants of them are not tested): %v", err)
 		return false
 	}
@@ -369,27 +391,42 @@ type executor struct {
 	timeout time.Duration
 	filter  func(string) bool // nil runs every test
 	skip    func(s *Suite, kind, test string) string
+	results *pairRun // nil reuses no outcome
 }
 
 func (x *executor) run(r Reporter) {
-	runKind(x, r, OnCreate, x.suite.OnCreate, func(t CreateTest) string { return t.Name }, x.create)
-	runKind(x, r, OnUpdate, x.suite.OnUpdate, func(t UpdateTest) string { return t.Name }, x.update)
+	runKind(x, r, OnCreate, x.suite.OnCreate, x.create)
+	runKind(x, r, OnUpdate, x.suite.OnUpdate, x.update)
 }
 
+// aTest is what runKind needs of a test of either kind.
+type aTest interface {
+	testName() string
+	testLine() int
+	key() string // see Results
+}
+
+func (t CreateTest) testName() string { return t.Name }
+func (t CreateTest) testLine() int    { return t.Line }
+func (t UpdateTest) testName() string { return t.Name }
+func (t UpdateTest) testLine() int    { return t.Line }
+
 // runKind runs the selected tests of one kind (onCreate or onUpdate) as
-// sub-tests of a group named after the kind; a kind with no selected test
-// reports nothing.
-func runKind[T any](x *executor, r Reporter, kind string, tests []T, name func(T) string, body func(Reporter, T)) {
-	tests = selected(x, kind, tests, name)
+// sub-tests of a group named after the kind, or reports the outcome of
+// their last run when they did not change (see Results); a kind with no
+// selected test reports nothing.
+func runKind[T aTest](x *executor, r Reporter, kind string, tests []T, body func(Reporter, T)) {
+	tests = selected(x, kind, tests, T.testName)
 	if len(tests) == 0 {
 		return
 	}
 	r.Run(kind, func(r Reporter) {
 		for _, t := range tests {
-			r.Run(name(t), func(r Reporter) {
-				if !x.skipped(r, kind, name(t)) {
-					body(r, t)
+			r.Run(t.testName(), func(r Reporter) {
+				if x.skipped(r, kind, t.testName()) {
+					return
 				}
+				x.results.test(r, x.suite, t.key(), t.testLine(), func(r Reporter) { body(r, t) })
 			})
 		}
 	})

@@ -34,6 +34,10 @@ type Result struct {
 	Passed  int `json:"passed"`
 	Failed  int `json:"failed"`
 	Skipped int `json:"skipped"`
+	// Unchanged is how many of the tests counted above did not run
+	// again: they did not change since the last run of their pair, whose
+	// outcome they report (apitest --serve without --rerun-all).
+	Unchanged int `json:"unchanged,omitempty"`
 	// Output is what a one-shot apitest prints for the failed pairs
 	// (every pair with -v) and for the named suites that could not be
 	// prepared.

@@ -61,6 +61,7 @@ type flagValues struct {
 	cpuProfile, filter, junit, skip  string
 	kubeParallel, parallel           int
 	buildOnly, serve, strict         bool
+	rerunAll                         bool
 	output                           clicontract.Output
 }
 
@@ -95,6 +96,7 @@ func newCommand(do func(*config)) *cobra.Command {
 	f.IntVar(&fv.parallel, "parallel", 4, "how many (suite × CRD file) pairs of different group-versions run at once")
 	f.StringVar(&fv.skip, clicontract.SkipFlag, "", clicontract.SkipUsage)
 	f.BoolVar(&fv.serve, "serve", false, "keep the API server running and answer run requests, one JSON line each on standard input, with one JSON line of results on standard output (the protocol of codegen watch --suites)")
+	f.BoolVar(&fv.rerunAll, "rerun-all", false, "with --serve, run every test of the pairs a request names; by default a test that did not change since the server last ran it against the same CRD file is not run again, and its outcome, failure included, is reported again")
 	f.BoolVar(&fv.strict, clicontract.StrictFlag, false, "reject suite files with the defects openshift/api's runner accepts (unknown or repeated fields, repeated test names) instead of warning")
 	clicontract.AddOutputFlags(f, &fv.output, "1 lists every test, not only failures, and the run's counts")
 	return cmd
@@ -105,7 +107,7 @@ func newCommand(do func(*config)) *cobra.Command {
 func (fv *flagValues) resolve(payloadGiven bool) (*config, error) {
 	cfg := &config{baseDir: fv.baseDir, payloadDir: fv.payloadDir, junit: fv.junit, parallel: fv.parallel,
 		verbose: fv.output.Verbosity >= 1, quiet: fv.output.Quiet, strict: fv.strict, skipPath: fv.skip,
-		kubeParallel: fv.kubeParallel, buildOnly: fv.buildOnly, cpuProfile: fv.cpuProfile, serve: fv.serve}
+		kubeParallel: fv.kubeParallel, buildOnly: fv.buildOnly, cpuProfile: fv.cpuProfile, serve: fv.serve, rerunAll: fv.rerunAll}
 	if fv.filter != "" {
 		re, err := regexp.Compile(fv.filter)
 		if err != nil {

@@ -66,6 +66,9 @@ type config struct {
 	// serve keeps the server up and runs the suites of the files each
 	// request on standard input names (see serve.go).
 	serve bool
+	// rerunAll makes --serve run every test of the requested pairs,
+	// also those unchanged since their last run (suite.Results).
+	rerunAll bool
 }
 
 // matrix reports whether the run is on several Kubernetes versions.

@@ -80,6 +80,9 @@ type testResult struct {
 	logs     []string
 	warnings []string // the API server's warnings on the test's requests
 	skipped  string   // the reason, when skipped
+	// unchanged says the test did not run: its outcome is that of its
+	// last run (suite.Results).
+	unchanged bool
 }
 
 // node is one level of the test tree: a root (depth 0: the run, or one
@@ -100,6 +103,8 @@ type node struct {
 	warnings []string
 	skipped  string       // why the test was skipped; "" when it ran
 	group    *groupResult // the pair this node belongs to (depth >= 1)
+	// unchanged: the test did not run, its outcome is its last run's.
+	unchanged bool
 }
 
 // nodeKey is the context key of the node a request is made for.
@@ -155,6 +160,24 @@ func (n *node) Skipf(format string, args ...any) {
 	n.rep.mu.Lock()
 	defer n.rep.mu.Unlock()
 	n.skipped = fmt.Sprintf(format, args...)
+}
+
+// Warnings returns the warnings the node received
+// (suite.ReplayReporter).
+func (n *node) Warnings() []string {
+	n.rep.mu.Lock()
+	defer n.rep.mu.Unlock()
+	return slices.Clone(n.warnings)
+}
+
+// Replayed marks the test as not run, with the warnings of its last run
+// (suite.ReplayReporter); they count as received again.
+func (n *node) Replayed(warnings []string) {
+	n.rep.mu.Lock()
+	defer n.rep.mu.Unlock()
+	n.unchanged = true
+	n.warnings = append(n.warnings, warnings...)
+	n.rep.warnings += len(warnings)
 }
 
 // warn records a warning the API server sent on a request of the node.
@@ -250,7 +273,8 @@ func (r *report) finish(n *node) {
 	defer r.mu.Unlock()
 	elapsed := time.Since(n.start)
 	if !n.children && n.depth >= 2 {
-		n.group.tests = append(n.group.tests, testResult{name: n.name, duration: elapsed, errors: n.errors, logs: n.logs, warnings: n.warnings, skipped: n.skipped})
+		n.group.tests = append(n.group.tests, testResult{name: n.name, duration: elapsed, errors: n.errors, logs: n.logs, warnings: n.warnings,
+			skipped: n.skipped, unchanged: n.unchanged})
 		r.count(n.group, n.failed, n.skipped)
 		return
 	}
@@ -276,8 +300,11 @@ func (r *report) finish(n *node) {
 // failed, its failures: each names the suite file and line and shows the
 // diff or the error, and the API server's warnings on its requests.
 func (r *report) printGroup(g *groupResult, failed bool) {
-	failedTests, skippedTests := 0, 0
+	failedTests, skippedTests, unchangedTests := 0, 0, 0
 	for _, t := range g.tests {
+		if t.unchanged {
+			unchangedTests++
+		}
 		switch {
 		case len(t.errors) > 0:
 			failedTests++
@@ -293,6 +320,9 @@ func (r *report) printGroup(g *groupResult, failed bool) {
 	if skippedTests > 0 {
 		detail += fmt.Sprintf(", %d skipped", skippedTests)
 	}
+	if unchangedTests > 0 {
+		detail += fmt.Sprintf(", %d unchanged, not re-run", unchangedTests)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s (%s, %v)\n", status, g.label(r.matrix), detail, g.duration.Round(time.Millisecond))
 	for _, e := range g.errors {
@@ -304,7 +334,7 @@ func (r *report) printGroup(g *groupResult, failed bool) {
 	for _, t := range g.tests {
 		switch {
 		case len(t.errors) > 0:
-			fmt.Fprintf(&b, "    --- FAIL: %s\n", t.name)
+			fmt.Fprintf(&b, "    --- FAIL: %s%s\n", t.name, t.unchangedMark())
 			for _, e := range t.errors {
 				fmt.Fprintf(&b, "        %s\n", strings.ReplaceAll(e, "\n", "\n        "))
 			}
@@ -312,13 +342,21 @@ func (r *report) printGroup(g *groupResult, failed bool) {
 		case t.skipped != "":
 			fmt.Fprintf(&b, "    --- SKIP: %s: %s\n", t.name, indentTail(t.skipped))
 		case r.verbose:
-			fmt.Fprintf(&b, "    --- ok: %s (%v)\n", t.name, t.duration.Round(time.Millisecond))
+			fmt.Fprintf(&b, "    --- ok: %s (%v)%s\n", t.name, t.duration.Round(time.Millisecond), t.unchangedMark())
 			writeWarnings(&b, "        ", t.warnings)
 		}
 	}
 	// One write per pair: pairs finishing at once on several servers
 	// never interleave.
 	io.WriteString(r.out, b.String())
+}
+
+// unchangedMark follows the name of a test that did not run again.
+func (t testResult) unchangedMark() string {
+	if t.unchanged {
+		return " (unchanged, not re-run: the outcome of its last run)"
+	}
+	return ""
 }
 
 // writeWarnings writes API warnings, one "warning:" line each.

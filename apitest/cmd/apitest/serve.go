@@ -56,6 +56,12 @@ func serve(ctx context.Context, cfg *config, in io.Reader, stdout, stderr io.Wri
 	// The CRDs stay installed from one request to the next, so that a
 	// request for what ran before runs its tests only.
 	installed := suite.NewInstalled()
+	// So do the outcomes of the tests, so that a request after an edit
+	// of one test runs that test only.
+	var results *suite.Results
+	if !cfg.rerunAll {
+		results = suite.NewResults()
+	}
 	lines := readLines(in)
 	for {
 		select {
@@ -70,7 +76,7 @@ func serve(ctx context.Context, cfg *config, in io.Reader, stdout, stderr io.Wri
 			if err := json.Unmarshal(line, &req); err != nil {
 				res.Error = fmt.Sprintf("reading the request %q: %v", line, err)
 			} else {
-				res = runRequested(ctx, cfg, srv, installed, req)
+				res = runRequested(ctx, cfg, srv, installed, results, req)
 			}
 			if err := enc.Encode(res); err != nil {
 				return exitFailed
@@ -96,10 +102,11 @@ func readLines(r io.Reader) <-chan []byte {
 }
 
 // runRequested runs the pairs of the requested files on srv, which holds
-// the CRDs installed says. Only the version directories of those files
+// the CRDs installed says; the tests whose outcome results holds are not
+// run again (nil runs every test). Only the version directories of those files
 // are read (their suites, CRD files and payload), so that the cost
 // follows the change, not the tree.
-func runRequested(ctx context.Context, cfg *config, srv *server.Server, installed *suite.Installed, req suiteserve.Request) suiteserve.Result {
+func runRequested(ctx context.Context, cfg *config, srv *server.Server, installed *suite.Installed, results *suite.Results, req suiteserve.Request) suiteserve.Result {
 	start := time.Now()
 	var out lockedWriter
 	var text strings.Builder
@@ -135,10 +142,12 @@ func runRequested(ctx context.Context, cfg *config, srv *server.Server, installe
 		opts := suiteOptions(cfg, cfg.skip, srv)
 		opts.Stats = stats
 		opts.Installed = installed
+		opts.Results = results
 		suite.RunPlan(root, plan, opts)
 	}
 	passed, failed, skipped := rep.summary()
-	res := suiteserve.Result{Pairs: pairs, Passed: passed, Failed: failed, Skipped: skipped, Output: text.String(), Duration: time.Since(start)}
+	res := suiteserve.Result{Pairs: pairs, Passed: passed, Failed: failed, Skipped: skipped, Unchanged: stats.Unchanged,
+		Output: text.String(), Duration: time.Since(start)}
 	if stats.Batches > 0 {
 		res.Where = stats.String()
 	}

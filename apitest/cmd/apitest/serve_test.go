@@ -150,3 +150,60 @@ func TestServeRejectsSeveralVersions(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want %d and why", code, stderr.String(), exitUsage)
 	}
 }
+
+// TestServeRunsOnlyChangedTests asks for one suite file of the example
+// again and again: a repeated request runs no test and reports the same
+// results, a failure included and marked as not re-run; after the first
+// test of the suite is renamed, only that test runs (once per pair);
+// with --rerun-all every request runs every test.
+func TestServeRunsOnlyChangedTests(t *testing.T) {
+	base := copyDir(t, exampleDir)
+	suitePath := filepath.Join(base, "v1", "tests", "stableconfigtypes.example.openshift.io", "AAA_ungated.yaml")
+	editFile(t, suitePath, "immutableField: foo", "immutableField: bar", strings.LastIndex)
+	req := suiteserve.Request{SuiteFiles: []string{suitePath}}
+	s, _ := startServe(t, "--base-dir", base, "--payload-dir", payloadDir, "--kube-version", "1.37")
+	first := s.request(req)
+	if first.Pairs != 5 || first.Failed == 0 || first.Unchanged != 0 {
+		t.Fatalf("the first request: %+v, want 5 pairs, failures, every test run", first)
+	}
+	again := s.request(req)
+	total := first.Passed + first.Failed
+	if again.Passed != first.Passed || again.Failed != first.Failed || again.Unchanged != total {
+		t.Errorf("the same request again: %+v, want the counts of %+v, all %d tests unchanged", again, first, total)
+	}
+	if !strings.Contains(again.Output, " unchanged, not re-run, ") || !strings.Contains(again.Output, "(unchanged, not re-run: the outcome of its last run)") {
+		t.Errorf("the failures of unchanged tests are not listed as such:\n%s", again.Output)
+	}
+	editFile(t, suitePath, "- name: ", "- name: Renamed, ", strings.Index)
+	renamed := s.request(req)
+	if renamed.Passed+renamed.Failed != total || renamed.Unchanged != total-renamed.Pairs {
+		t.Errorf("after renaming the first test: %+v, want %d tests, all but one per pair unchanged", renamed, total)
+	}
+	s.in.Close()
+	<-s.done
+
+	all, _ := startServe(t, "--base-dir", base, "--payload-dir", payloadDir, "--kube-version", "1.37", "--rerun-all")
+	all.request(req)
+	if res := all.request(req); res.Unchanged != 0 || res.Passed+res.Failed != total {
+		t.Errorf("--rerun-all, the same request again: %+v, want all %d tests run", res, total)
+	}
+	all.in.Close()
+	<-all.done
+}
+
+// editFile replaces one from in a file, the one at the index find
+// returns, by to.
+func editFile(t *testing.T, path, from, to string, find func(s, substr string) int) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := find(string(data), from)
+	if i < 0 {
+		t.Fatalf("%s has no %q", path, from)
+	}
+	if err := os.WriteFile(path, []byte(string(data[:i])+to+string(data[i+len(from):])), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
