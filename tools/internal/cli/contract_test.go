@@ -214,6 +214,9 @@ func TestExitStatusContract(t *testing.T) {
 		{"flag without the flag it needs", ExitUsage, regexp.MustCompile(`^error: --skip is the skip list of the API test suites; it needs --suites$`), []run{
 			{commands.codegen, []string{"watch", "--base-dir", empty, "--skip", missing}},
 		}},
+		{"rerun-all without --suites", ExitUsage, regexp.MustCompile(`^error: --suites-rerun-all says which tests of the API test suites run; it needs --suites$`), []run{
+			{commands.codegen, []string{"watch", "--base-dir", empty, "--suites-rerun-all"}},
+		}},
 		{"bad .gatedcrd.yaml", ExitInput, regexp.MustCompile(`^error: \S*\.gatedcrd\.yaml:2: bogus: unknown key`), []run{
 			{commands.codegen, []string{"--base-dir", badConfig, "-q"}},
 			{commands.apitest, []string{"--base-dir", badConfig}},

@@ -37,7 +37,10 @@ child process, on the Kubernetes release apitest would choose) and after
 every cycle runs the API test suites of the CRD files the cycle wrote and
 the suite files (<dir>/tests/<crd name>/*.yaml) saved since the last
 cycle, printing one line of results after the cycle's line and every
-failure as apitest prints it. --skip passes apitest's skip list on. A
+failure as apitest prints it. It runs only the tests that changed since
+the server last ran them against the same CRD file, reporting the others
+with that outcome; --suites-rerun-all runs every test. --skip passes
+apitest's skip list on. A
 server that does not start turns the suites off, not the watch: it says
 so once, goes on generating and exits 0 when stopped.`,
 		Args: cobra.NoArgs,
@@ -50,15 +53,19 @@ so once, goes on generating and exits 0 when stopped.`,
 	cmd.Flags().BoolVar(&flags.suites, "suites", false, "keep an API server running and, after every cycle, run the API test suites of the CRD files written and of the suite files saved")
 	cmd.Flags().StringVar(&flags.apitest, "apitest", "", "the apitest program --suites runs (default: the one next to codegen, else on $PATH, else built with go build from the gatedcrd sources codegen was built from)")
 	cmd.Flags().StringVar(&flags.skip, skipFlag, "", "with --suites, passed on to apitest: "+clicontract.SkipUsage)
+	cmd.Flags().BoolVar(&flags.rerunAll, rerunAllFlag, false, "with --suites, run every test of the suites a cycle concerns (default: only the tests that changed since the server last ran them against the same CRD file; the others report that outcome)")
 	cmd.Flags().BoolVar(&flags.full, "full", false, "regenerate every group-version on every change (default: only those reading a changed Go package or override, where that gives the same files)")
 	return cmd
 }
 
 // watchFlags are the flags of watch besides those of crd-manifests.
 type watchFlags struct {
-	full, suites  bool
-	apitest, skip string
+	full, suites, rerunAll bool
+	apitest, skip          string
 }
+
+// rerunAllFlag makes watch --suites run every test, changed or not.
+const rerunAllFlag = "suites-rerun-all"
 
 // skipFlag is apitest's skip list, which watch --suites passes on.
 const skipFlag = clicontract.SkipFlag
@@ -70,6 +77,9 @@ func runWatch(ctx context.Context, opts *options, flags watchFlags) (err error) 
 	}
 	if flags.skip != "" && !flags.suites {
 		return &clicontract.Error{Code: ExitUsage, Msg: "error: --" + skipFlag + " is the skip list of the API test suites; it needs --suites"}
+	}
+	if flags.rerunAll && !flags.suites {
+		return &clicontract.Error{Code: ExitUsage, Msg: "error: --" + rerunAllFlag + " says which tests of the API test suites run; it needs --suites"}
 	}
 	payloadDir, err := opts.payloadPath()
 	if err != nil {
@@ -133,7 +143,7 @@ func startSuiteRunner(ctx context.Context, opts *options, flags watchFlags) (*su
 	if err != nil {
 		return nil, &clicontract.Error{Code: ExitIO, Msg: "error: --suites: " + err.Error()}
 	}
-	runner, err := startSuites(ctx, opts, program, flags.skip)
+	runner, err := startSuites(ctx, opts, program, flags)
 	if err != nil {
 		return nil, &clicontract.Error{Code: ExitIO, Msg: "error: --suites: " + err.Error()}
 	}

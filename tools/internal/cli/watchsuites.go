@@ -45,7 +45,7 @@ type suiteRunner struct {
 }
 
 // suitesArgs are the arguments of apitest --serve for the watch's flags.
-func suitesArgs(opts *options, skip string) ([]string, error) {
+func suitesArgs(opts *options, flags watchFlags) ([]string, error) {
 	args := []string{"--serve", "--base-dir", opts.baseDir}
 	if opts.kubeVersion != "" {
 		args = append(args, "--kube-version", opts.kubeVersion)
@@ -57,18 +57,21 @@ func suitesArgs(opts *options, skip string) ([]string, error) {
 		}
 		args = append(args, "--manifest-merge:payload-manifest-path", p)
 	}
-	if skip != "" {
-		args = append(args, "--"+skipFlag, skip)
+	if flags.skip != "" {
+		args = append(args, "--"+skipFlag, flags.skip)
+	}
+	if flags.rerunAll {
+		args = append(args, "--rerun-all")
 	}
 	return args, nil
 }
 
 // startSuites starts apitest --serve on the tree, with the skip list
-// skip unless it is "". It returns at once; the server starts while the
+// and --rerun-all the watch's flags give. It returns at once; the server starts while the
 // first cycle runs. Ending ctx asks the child to stop (SIGTERM), which
 // also cuts short a run of suites in progress.
-func startSuites(ctx context.Context, opts *options, program, skip string) (*suiteRunner, error) {
-	args, err := suitesArgs(opts, skip)
+func startSuites(ctx context.Context, opts *options, program string, flags watchFlags) (*suiteRunner, error) {
+	args, err := suitesArgs(opts, flags)
 	if err != nil {
 		return nil, err
 	}
@@ -173,6 +176,9 @@ func summary(r suiteserve.Result, version string) string {
 	counts := fmt.Sprintf("%d passed, %d failed", r.Passed, r.Failed)
 	if r.Skipped > 0 {
 		counts += fmt.Sprintf(", %d skipped", r.Skipped)
+	}
+	if r.Unchanged > 0 {
+		counts += fmt.Sprintf(" (%d tests unchanged, not re-run)", r.Unchanged)
 	}
 	line := fmt.Sprintf("%s in %d (suite × CRD file) pair(s) on Kubernetes %s; %v", counts, r.Pairs, version, r.Duration.Round(time.Millisecond))
 	if r.Where != "" {

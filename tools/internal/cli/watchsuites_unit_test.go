@@ -36,7 +36,7 @@ func fakeAPITest(t *testing.T, ready, result string) (program, args, requests st
 // lines of cycles that run nothing, and a clean stop.
 func TestSuiteRunnerRequestsAndPrints(t *testing.T) {
 	program, argsLog, requestsLog := fakeAPITest(t, `{"ready":true,"kubeVersion":"1.32"}`,
-		`{"pairs":2,"passed":3,"failed":1,"output":"FAIL  the pair\n    --- FAIL: onCreate/the test\n","duration":1000000,"where":"2 batches: ..."}`)
+		`{"pairs":2,"passed":3,"failed":1,"unchanged":2,"output":"FAIL  the pair\n    --- FAIL: onCreate/the test\n","duration":1000000,"where":"2 batches: ..."}`)
 	base := t.TempDir()
 	suitePath := filepath.Join(base, "api/v1/tests/widgets.example.com/Gate.yaml")
 	if err := os.MkdirAll(filepath.Dir(suitePath), 0o755); err != nil {
@@ -47,7 +47,7 @@ func TestSuiteRunnerRequestsAndPrints(t *testing.T) {
 	}
 	var out syncWriter
 	opts := &options{baseDir: base, kubeVersion: "1.32", stderr: &out}
-	s, err := startSuites(t.Context(), opts, program, "hack/skip.yaml")
+	s, err := startSuites(t.Context(), opts, program, watchFlags{skip: "hack/skip.yaml", rerunAll: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestSuiteRunnerRequestsAndPrints(t *testing.T) {
 
 	want := "suites #1: no CRD file or suite changed\n" +
 		"suites #2: not run, the cycle failed\n" +
-		"suites #3: 3 passed, 1 failed in 2 (suite × CRD file) pair(s) on Kubernetes 1.32; 1ms (2 batches: ...)\n" +
+		"suites #3: 3 passed, 1 failed (2 tests unchanged, not re-run) in 2 (suite × CRD file) pair(s) on Kubernetes 1.32; 1ms (2 batches: ...)\n" +
 		"FAIL  the pair\n    --- FAIL: onCreate/the test\n"
 	if got := out.String(); got != want {
 		t.Errorf("printed\n%s\nwant\n%s", got, want)
@@ -71,7 +71,7 @@ func TestSuiteRunnerRequestsAndPrints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := strings.TrimSpace(string(args)), "--serve --base-dir "+base+" --kube-version 1.32 --skip hack/skip.yaml"; got != want {
+	if got, want := strings.TrimSpace(string(args)), "--serve --base-dir "+base+" --kube-version 1.32 --skip hack/skip.yaml --rerun-all"; got != want {
 		t.Errorf("started with %q, want %q", got, want)
 	}
 	data, err := os.ReadFile(requestsLog)
@@ -130,7 +130,7 @@ func TestSuiteRunnerWithoutServer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out syncWriter
-			s, err := startSuites(t.Context(), &options{baseDir: ".", stderr: &out}, fakeServe(t, tc.script), "")
+			s, err := startSuites(t.Context(), &options{baseDir: ".", stderr: &out}, fakeServe(t, tc.script), watchFlags{})
 			if err != nil {
 				t.Fatal(err)
 			}
