@@ -20,7 +20,7 @@ import (
 //
 //   - the test itself: its kind, name and every field as parsed (its
 //     objects, expectations and initialCRDPatches; not its line, not
-//     comments), see testKey;
+//     comments), see CreateTest.key and UpdateTest.key;
 //   - its pair: the suite file's path and suite-level fields (name,
 //     crdName, featureGates, version), and the CRD file's path, whole
 //     content (metadata and spec) and the version under test, see
@@ -51,7 +51,7 @@ func NewResults() *Results {
 // pairKey names a (suite, CRD file) pair across runs.
 type pairKey struct{ suite, file, version string }
 
-// pairResults are the outcomes of the last run of a pair, by testKey.
+// pairResults are the outcomes of the last run of a pair, by the key of each test.
 type pairResults struct {
 	context string
 	crdName string
