@@ -13,7 +13,8 @@ import (
 
 // Installed is what a server holds between runs of plans that share it
 // (see Options.Installed): the CRD each run left installed, one per name.
-// A later run (or batch) whose variant has the same spec runs its tests
+// A later run (or batch) whose variant has the same spec (but for the descriptions of its
+// schemas, see sameBehaviour) runs its tests
 // on that installation; one whose spec differs updates it in place when
 // it can (server.Server.UpdateCRD) instead of deleting and creating it,
 // which costs the server's waits for a new CRD (among them a delay of
@@ -30,7 +31,7 @@ type Installed struct {
 // keptCRD is a CRD left installed.
 type keptCRD struct {
 	// variant's CRD is what was installed: a later variant with the same
-	// spec runs on it (see sameSpec).
+	// spec but for descriptions runs on it (see sameBehaviour).
 	variant *Variant
 	// stored is the CRD as the server had it after the install or
 	// update. A CRD whose UID or spec differs from it now was changed by
@@ -63,7 +64,7 @@ func (in *Installed) Remove(ctx context.Context, srv *server.Server) error {
 }
 
 // order returns the plan with, for each CRD name, the variants whose spec
-// is installed moved to the first batch that holds the name, so that they
+// is installed (but for descriptions) moved to the first batch that holds the name, so that they
 // run before the name's installation changes. The other variants keep
 // their order.
 func (in *Installed) order(p *Plan) *Plan {
@@ -79,7 +80,7 @@ func (in *Installed) order(p *Plan) *Plan {
 		if kept == nil {
 			continue
 		}
-		i := slices.IndexFunc(list, func(slot []*Variant) bool { return sameSpec(slot[0].CRD, kept.variant.CRD) })
+		i := slices.IndexFunc(list, func(slot []*Variant) bool { return sameBehaviour(slot[0].CRD, kept.variant.CRD) })
 		if i > 0 {
 			slot := list[i]
 			list = slices.Delete(list, i, i+1)
@@ -139,7 +140,7 @@ func (in *Installed) adopt(ctx context.Context, srv *server.Server, v *Variant, 
 		return false, err
 	}
 	if current.UID == kept.stored.UID && equality.Semantic.DeepEqual(current.Spec, kept.stored.Spec) {
-		if sameSpec(kept.variant.CRD, v.CRD) {
+		if sameBehaviour(kept.variant.CRD, v.CRD) {
 			in.crds[name] = kept
 			stats.Kept++
 			return true, nil
@@ -156,6 +157,15 @@ func (in *Installed) adopt(ctx context.Context, srv *server.Server, v *Variant, 
 		}
 	}
 	return false, srv.DeleteCRDs(ctx, name)
+}
+
+// sameBehaviour tells whether the server does the same with the objects
+// of two CRDs of one name: their specs differ at most in the description
+// of schema nodes (see withoutDescriptions). The installed one then stays
+// as it is: updating it to the other's descriptions would cost an update
+// and the server's wait for it, and change nothing a test sees.
+func sameBehaviour(a, b *server.CRD) bool {
+	return sameSpec(a, b) || sameSpec(withoutDescriptions(a), withoutDescriptions(b))
 }
 
 // updatable tells whether the installed CRD can become v's by an update

@@ -23,7 +23,8 @@ import (
 //     comments), see CreateTest.key and UpdateTest.key;
 //   - its pair: the suite file's path and suite-level fields (name,
 //     crdName, featureGates, version), and the CRD file's path, whole
-//     content (metadata and spec) and the version under test, see
+//     content (metadata and spec) except the description of its schema
+//     nodes (see withoutDescriptions), and the version under test, see
 //     pairContext;
 //   - the server: one Results serves one server (its Kubernetes
 //     version); given another, it forgets everything.
@@ -235,14 +236,16 @@ func (r *recorder) Logf(format string, args ...any) {
 
 // pairContext hashes what every test of a pair depends on beside the
 // test itself: the suite-level fields and the CRD file as read, in the
-// version under test.
+// version under test, without the descriptions of its schemas: a
+// doc-comment edit of a Go type changes only those, and no test can
+// see it.
 func pairContext(v *Variant, s *Suite) string {
 	return hashJSON(struct {
 		Name, CRDName, Version string
 		Gates                  string
 		CRD                    *server.CRD
 		CRDVersion             string
-	}{s.Name, s.CRDName, s.Version, s.GateList(), v.File.CRD, v.Version})
+	}{s.Name, s.CRDName, s.Version, s.GateList(), withoutDescriptions(v.File.CRD), v.Version})
 }
 
 // key hashes a create test as parsed, without the lines it was read

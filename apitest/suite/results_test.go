@@ -65,8 +65,9 @@ func TestResultsRunOnlyChangedTests(t *testing.T) {
 
 // checkResultsReuse breaks an expectation of suitePath (the last from
 // becomes to), runs the tree, runs it again unchanged, renames the last
-// test of suitePath below a new first line and runs it, then changes
-// the schema of crdPath and runs it, each time with Results and, to
+// test of suitePath below a new first line and runs it, then describes
+// the schema of crdPath (which runs nothing), then gives it a title
+// (which runs its pairs) and runs it, each time with Results and, to
 // compare, without.
 func checkResultsReuse(t *testing.T, srv *server.Server, opts Options, suitePath, from, to, crdPath string) {
 	replaceLast(t, suitePath, from, to)
@@ -88,17 +89,25 @@ func checkResultsReuse(t *testing.T, srv *server.Server, opts Options, suitePath
 		name string
 		edit func()
 		runs func(test string) bool // the tests that must run
+		// updates tells whether the run updates more installed CRDs
+		// than a run of the unchanged tree (whose variants of one name
+		// take turns): a CRD whose schema changed only in descriptions
+		// stays as it is.
+		updates bool
 	}{
-		{"first run", func() {}, func(string) bool { return true }},
-		{"unchanged", func() {}, func(string) bool { return false }},
+		{"first run", func() {}, func(string) bool { return true }, false},
+		{"unchanged", func() {}, func(string) bool { return false }, false},
 		{"one test renamed, lines moved", func() {
 			renameLastTest(t, suitePath, suite, renamed)
-		}, func(name string) bool { return inSuite(name) && strings.HasSuffix(name, "/"+renamed) }},
-		{"CRD file changed", func() { describeSchema(t, crdPath) }, func(name string) bool {
+		}, func(name string) bool { return inSuite(name) && strings.HasSuffix(name, "/"+renamed) }, false},
+		{"CRD schema's description changed", func() { addToSchema(t, crdPath, "description: changed by the test") },
+			func(string) bool { return false }, false},
+		{"CRD file changed", func() { addToSchema(t, crdPath, "title: changed by the test") }, func(name string) bool {
 			return strings.Contains(name, "[File="+filepath.Base(crdPath)+"]")
-		}},
+		}, true},
 	}
 	failedSomewhere := false
+	steady := -1 // the CRDs a run of the unchanged tree updates
 	for _, step := range steps {
 		step.edit()
 		plan, err := Prepare(opts)
@@ -129,6 +138,12 @@ func checkResultsReuse(t *testing.T, srv *server.Server, opts Options, suitePath
 				t.Errorf("%s: %s ran: %v, want %v", step.name, name, ran, step.runs(name))
 			}
 			failedSomewhere = failedSomewhere || strings.HasPrefix(got[name], "failed:")
+		}
+		switch updated := withResults.Stats.Updated; {
+		case steady < 0:
+			steady = updated
+		case (updated > steady) != step.updates:
+			t.Errorf("%s: %d CRDs updated in place, %d in a run of the unchanged tree; want more: %v", step.name, updated, steady, step.updates)
 		}
 		if withResults.Stats.Unchanged != len(rec.replayed.names) {
 			t.Errorf("%s: Stats.Unchanged %d, want %d", step.name, withResults.Stats.Unchanged, len(rec.replayed.names))
@@ -170,9 +185,9 @@ func renameLastTest(t *testing.T, path string, s *Suite, name string) {
 	writeFile(t, path, "# a line more\n"+data[:i]+"name: "+name+data[i+len("name: "+last):])
 }
 
-// describeSchema gives the schema of a CRD file a title: a change of
-// its spec that changes no test's outcome.
-func describeSchema(t *testing.T, path string) {
+// addToSchema adds a line (a description, a title) to the top schema of
+// a CRD file: a change of its spec that changes no test's outcome.
+func addToSchema(t *testing.T, path, line string) {
 	t.Helper()
 	const field = "openAPIV3Schema:\n"
 	data := readFile(t, path)
@@ -183,7 +198,7 @@ func describeSchema(t *testing.T, path string) {
 	lineStart := strings.LastIndex(data[:i], "\n") + 1
 	indent := strings.Repeat(" ", i-lineStart+2)
 	end := i + len(field)
-	writeFile(t, path, data[:end]+indent+"title: changed by the test\n"+data[end:])
+	writeFile(t, path, data[:end]+indent+line+"\n"+data[end:])
 }
 
 func readFile(t *testing.T, path string) string {
