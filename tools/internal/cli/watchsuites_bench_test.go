@@ -19,8 +19,11 @@ import (
 // notification, debounce, the cycle, and the run of the suites on the
 // warm API server of GATEDCRD_BENCH_KUBE_VERSION (default 1.32; its
 // program is built the first time). "type-edit" toggles the description
-// of the first field of the first struct of a Go file, which runs the
-// suites of every CRD file that changes; "suite-edit" toggles the name of
+// of the first field of the first struct of a Go file, which changes only
+// descriptions in the CRDs and so runs no test (see suite.Results);
+// "type-behaviour-edit" adds or removes a field with a maxLength in the
+// spec struct (toggleBenchField), which runs every test of the pairs of
+// every CRD file that changes; "suite-edit" toggles the name of
 // the last test of one suite file (toggleLastTestName), which runs that
 // file's pairs only, and of them the changed test only. It
 // reports the median, the 90th percentile, and the pairs run and failed
@@ -37,10 +40,10 @@ func BenchmarkSaveToSuiteResult(b *testing.B) {
 	bins := b.TempDir()
 	goBuild(b, "../../cmd/codegen", filepath.Join(bins, "codegen"))
 	goBuild(b, "../../../apitest/cmd/apitest", filepath.Join(bins, "apitest"))
-	type tree struct{ name, goFile, suiteFile string }
-	trees := []tree{{"example", "example/v1/types_stable.go", "example/v1/tests/stableconfigtypes.example.openshift.io/AAA_ungated.yaml"}}
+	type tree struct{ name, goFile, specType, suiteFile string }
+	trees := []tree{{"example", "example/v1/types_stable.go", "StableConfigTypeSpec", "example/v1/tests/stableconfigtypes.example.openshift.io/AAA_ungated.yaml"}}
 	if m := os.Getenv("GATEDCRD_BENCH_MODULE"); m != "" {
-		trees = append(trees, tree{"openshift-api", "config/v1/types_infrastructure.go", "config/v1/tests/infrastructures.config.openshift.io/AAA_ungated.yaml"})
+		trees = append(trees, tree{"openshift-api", "config/v1/types_infrastructure.go", "InfrastructureSpec", "config/v1/tests/infrastructures.config.openshift.io/AAA_ungated.yaml"})
 	}
 	for _, tr := range trees {
 		b.Run(tr.name+"/"+kube, func(b *testing.B) {
@@ -54,6 +57,9 @@ func BenchmarkSaveToSuiteResult(b *testing.B) {
 			defer w.stop()
 			b.Run("type-edit", func(b *testing.B) {
 				w.benchSaves(b, func() { testtree.ToggleDoc(b, filepath.Join(dir, tr.goFile)) })
+			})
+			b.Run("type-behaviour-edit", func(b *testing.B) {
+				w.benchSaves(b, func() { toggleBenchField(b, filepath.Join(dir, tr.goFile), tr.specType) })
 			})
 			b.Run("suite-edit", func(b *testing.B) {
 				w.benchSaves(b, func() { toggleLastTestName(b, filepath.Join(dir, tr.suiteFile)) })
@@ -171,4 +177,12 @@ func treeCPU(pid int) time.Duration {
 		total += treeCPU(child)
 	}
 	return total
+}
+
+// toggleBenchField adds an optional string field with a maxLength at the
+// top of the Go struct named typeName, or removes it: a type edit that
+// changes what the server accepts, unlike a doc comment's.
+func toggleBenchField(b testing.TB, p, typeName string) {
+	const field = "\t// benchField was added by the benchmark.\n\t// +kubebuilder:validation:MaxLength=8\n\t// +optional\n\tBenchField string `json:\"benchField,omitempty\"`\n\n"
+	testtree.ToggleField(b, p, typeName, field)
 }

@@ -27,6 +27,29 @@ func ToggleDoc(t testing.TB, p string) {
 	SaveByRename(t, p, s)
 }
 
+// ToggleField adds field (Go source, one or more whole lines) at the top
+// of the struct named typeName in a Go file, or removes it when it is
+// there, saving by rename: the type edits of the benchmarks that change
+// a CRD's schema.
+func ToggleField(t testing.TB, p, typeName, field string) {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	decl := "type " + typeName + " struct {\n"
+	switch {
+	case strings.Contains(s, field):
+		s = strings.Replace(s, field, "", 1)
+	case strings.Contains(s, decl):
+		s = strings.Replace(s, decl, decl+field, 1)
+	default:
+		t.Fatalf("%s: no %q", p, decl)
+	}
+	SaveByRename(t, p, s)
+}
+
 // SaveByRename writes content to a new file and renames it over p, as
 // editors save.
 func SaveByRename(t testing.TB, p, content string) {

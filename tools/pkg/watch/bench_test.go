@@ -138,22 +138,8 @@ func running(t testing.TB, dir string, opts Options) <-chan Report {
 // toggleGatedField adds a field gated by an existing FeatureGate to
 // InfrastructureSpec of the real tree, or removes it, saving by rename.
 func toggleGatedField(t testing.TB, p string) {
-	const decl = "type InfrastructureSpec struct {\n"
 	const field = "\t// benchField was added by the benchmark.\n\t// +openshift:enable:FeatureGate=VSphereMultiVCenterDay2\n\t// +optional\n\tBenchField string `json:\"benchField,omitempty\"`\n"
-	data, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(data)
-	switch {
-	case strings.Contains(s, field):
-		s = strings.Replace(s, field, "", 1)
-	case strings.Contains(s, decl):
-		s = strings.Replace(s, decl, decl+field, 1)
-	default:
-		t.Fatalf("%s: no %q", p, decl)
-	}
-	testtree.SaveByRename(t, p, s)
+	testtree.ToggleField(t, p, "InfrastructureSpec", field)
 }
 
 // benchOut shows the cycle lines with GATEDCRD_BENCH_VERBOSE set.
