@@ -179,6 +179,15 @@ func TestServeRunsOnlyChangedTests(t *testing.T) {
 	if renamed.Passed+renamed.Failed != total || renamed.Unchanged != total-renamed.Pairs {
 		t.Errorf("after renaming the first test: %+v, want %d tests, all but one per pair unchanged", renamed, total)
 	}
+	crdFile := filepath.Join(base, "v1", "zz_generated.crd-manifests", "0000_50_my-operator_01_stableconfigtypes-Default.crd.yaml")
+	editFile(t, crdFile, "description: spec holds the desired configuration.", "description: spec holds the desired configuration, edited.", strings.Index)
+	if res := s.request(req); res.Unchanged != total {
+		t.Errorf("after a description-only edit of a CRD file: %+v, want all %d tests unchanged", res, total)
+	}
+	editFile(t, crdFile, "maxLength: 63", "maxLength: 62", strings.Index)
+	if res := s.request(req); res.Unchanged == total || res.Passed+res.Failed != total {
+		t.Errorf("after a maxLength edit of a CRD file: %+v, want the tests of its pairs run", res)
+	}
 	s.in.Close()
 	<-s.done
 
