@@ -15,8 +15,9 @@ import (
 // (see Options.Installed): the CRD each run left installed, one per name.
 // A later run (or batch) whose variant has the same spec (but for the
 // descriptions of its schemas, see sameBehaviour) runs its tests on that
-// installation; one whose spec differs updates it in place when it can (server.Server.UpdateCRD) instead of deleting and creating it,
-// which costs the server's waits for a new CRD (among them a delay of
+// installation; one whose spec differs updates it in place when it can
+// (server.Server.UpdateCRD) instead of deleting and creating it, which
+// costs the server's waits for a new CRD (among them a delay of
 // every create for 2 seconds after the CRD becomes Established).
 //
 // The tests stay isolated: every test deletes the objects it created,
