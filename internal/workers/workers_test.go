@@ -20,29 +20,19 @@ func TestEachCallsEveryIndexOnce(t *testing.T) {
 
 func TestEachLimitBoundsConcurrency(t *testing.T) {
 	for _, limit := range []int{-1, 0, 1, 3} {
-		var mu sync.Mutex
-		running, most := 0, 0
+		var g gauge
 		release := make(chan struct{})
 		done := make(chan struct{})
 		go func() {
-			EachLimit(limit, 20, func(int) {
-				mu.Lock()
-				running++
-				most = max(most, running)
-				mu.Unlock()
-				<-release
-				mu.Lock()
-				running--
-				mu.Unlock()
-			})
+			EachLimit(limit, 20, func(int) { g.hold(release) })
 			close(done)
 		}()
 		for range 20 {
 			release <- struct{}{}
 		}
 		<-done
-		if want := max(limit, 1); most > want {
-			t.Errorf("limit %d: %d calls ran at once", limit, most)
+		if want := max(limit, 1); g.most > want {
+			t.Errorf("limit %d: %d calls ran at once", limit, g.most)
 		}
 	}
 }
@@ -94,21 +84,13 @@ func TestEachWithGivesEveryGoroutineItsOwnState(t *testing.T) {
 func TestBackgroundRunsEverythingWithinItsLimit(t *testing.T) {
 	b := NewBackground()
 	limit := cap(b.slots)
-	var mu sync.Mutex
-	running, most := 0, 0
+	var g gauge
 	release := make(chan struct{})
 	var done atomic.Int32
 	const n = 20
 	for range n {
 		b.Go(func() {
-			mu.Lock()
-			running++
-			most = max(most, running)
-			mu.Unlock()
-			<-release
-			mu.Lock()
-			running--
-			mu.Unlock()
+			g.hold(release)
 			done.Add(1)
 		})
 	}
@@ -117,7 +99,25 @@ func TestBackgroundRunsEverythingWithinItsLimit(t *testing.T) {
 		release <- struct{}{}
 	}
 	b.Wait()
-	if done.Load() != n || most > limit {
-		t.Errorf("%d of %d done, %d ran at once (limit %d)", done.Load(), n, most, limit)
+	if done.Load() != n || g.most > limit {
+		t.Errorf("%d of %d done, %d ran at once (limit %d)", done.Load(), n, g.most, limit)
 	}
+}
+
+// gauge records the most calls of hold running at once.
+type gauge struct {
+	mu            sync.Mutex
+	running, most int
+}
+
+// hold counts itself running until release gives it a value.
+func (g *gauge) hold(release <-chan struct{}) {
+	g.mu.Lock()
+	g.running++
+	g.most = max(g.most, g.running)
+	g.mu.Unlock()
+	<-release
+	g.mu.Lock()
+	g.running--
+	g.mu.Unlock()
 }
