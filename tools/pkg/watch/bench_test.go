@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 )
 
 // BenchmarkSaveToDisk measures codegen watch's save-to-files-on-disk
@@ -73,11 +74,15 @@ func BenchmarkSaveToDisk(b *testing.B) {
 const thinkTime = time.Second
 
 func benchSaves(b *testing.B, dir, file string, edit func(testing.TB, string), full bool) {
-	reports := running(b, dir, Options{Full: full, Out: benchOut()})
+	steps := make(chan []pipeline.StageTiming, 4)
+	opts := Options{Full: full, Out: benchOut(), BeforeReport: func(r *pipeline.Run) { steps <- r.Stats.Stages }}
+	reports := running(b, dir, opts)
 	if r := <-reports; r.Err != nil {
 		b.Fatalf("first cycle: %v", r.Err)
 	}
+	<-steps
 	var lat []time.Duration
+	perStep := map[string][]time.Duration{}
 	var scope []string
 	var saveToDisk time.Duration // CPU time from the saves to the reports
 	cpu := cpuTime()
@@ -96,6 +101,7 @@ func benchSaves(b *testing.B, dir, file string, edit func(testing.TB, string), f
 			b.Fatal("no cycle")
 		}
 		lat = append(lat, time.Since(start))
+		addSteps(perStep, <-steps, lat[len(lat)-1])
 		saveToDisk += cpuTime() - startCPU
 		b.StopTimer()
 		time.Sleep(thinkTime)
@@ -104,12 +110,36 @@ func benchSaves(b *testing.B, dir, file string, edit func(testing.TB, string), f
 	b.StopTimer()
 	stopProfile()
 	cpu = cpuTime() - cpu
+	reportSteps(b, perStep)
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Milliseconds()), "p50-ms")
 	b.ReportMetric(float64(lat[(len(lat)*9)/10].Milliseconds()), "p90-ms")
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(len(lat)), "cpu-ms/cycle")
 	b.ReportMetric(float64(saveToDisk.Milliseconds())/float64(len(lat)), "save-cpu-ms/cycle")
 	b.ReportMetric(float64(len(scope)), "group-versions")
+}
+
+// addSteps adds one cycle's step timings to perStep, and what the steps
+// leave of its save-to-disk latency as "rest": the debounce, the write and
+// the watcher's own bookkeeping.
+func addSteps(perStep map[string][]time.Duration, steps []pipeline.StageTiming, latency time.Duration) {
+	rest := latency
+	for _, st := range steps {
+		d := time.Duration(st.Seconds * float64(time.Second))
+		perStep[st.Name] = append(perStep[st.Name], d)
+		rest -= d
+	}
+	perStep["rest"] = append(perStep["rest"], rest)
+}
+
+// reportSteps reports the median wall time of each pipeline step of the
+// cycles ("<step>-ms"), so a benchmark line says where a save's latency
+// goes.
+func reportSteps(b *testing.B, perStep map[string][]time.Duration) {
+	for name, ds := range perStep {
+		slices.Sort(ds)
+		b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, name+"-ms")
+	}
 }
 
 // running starts a watcher of dir (opts with NewRun and OnCycle set) on
