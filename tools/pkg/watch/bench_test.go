@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -27,7 +28,11 @@ import (
 // between cycles included (cpu-ms/cycle), and the part of it spent from
 // the save to the cycle's report (save-cpu-ms/cycle): on a loaded
 // machine the wall times say little, and the CPU spent on the way to the
-// files on disk, the latency's share, depends far less on the load. The example tree always runs, with
+// files on disk, the latency's share, depends far less on the load; so do
+// the collections and the bytes allocated in that span (save-gcs/cycle,
+// save-alloc-MiB/cycle) and the median wall time of each pipeline step
+// ("<step>-ms", "rest-ms" for the debounce, the write and the watcher's
+// own work). The example tree always runs, with
 // a doc-comment edit (testtree.ToggleDoc); the real tree of make
 // conformance runs when GATEDCRD_BENCH_MODULE names it (make bench sets
 // it), fetched and prepared by hack/real-tree.sh, with three edits: a doc
@@ -84,11 +89,13 @@ func benchSaves(b *testing.B, dir, file string, edit func(testing.TB, string), f
 	var lat []time.Duration
 	perStep := map[string][]time.Duration{}
 	var scope []string
-	var saveToDisk time.Duration // CPU time from the saves to the reports
+	var saveToDisk time.Duration    // CPU time from the saves to the reports
+	var savedGCs, savedAlloc uint64 // collections and bytes allocated in the same spans
 	cpu := cpuTime()
 	stopProfile := profileCycles(b)
 	b.ResetTimer()
 	for b.Loop() {
+		startMem := memStats()
 		start, startCPU := time.Now(), cpuTime()
 		edit(b, file)
 		select {
@@ -101,8 +108,11 @@ func benchSaves(b *testing.B, dir, file string, edit func(testing.TB, string), f
 			b.Fatal("no cycle")
 		}
 		lat = append(lat, time.Since(start))
-		addSteps(perStep, <-steps, lat[len(lat)-1])
 		saveToDisk += cpuTime() - startCPU
+		end := memStats()
+		addSteps(perStep, <-steps, lat[len(lat)-1])
+		savedGCs += uint64(end.NumGC - startMem.NumGC)
+		savedAlloc += end.TotalAlloc - startMem.TotalAlloc
 		b.StopTimer()
 		time.Sleep(thinkTime)
 		b.StartTimer()
@@ -116,6 +126,8 @@ func benchSaves(b *testing.B, dir, file string, edit func(testing.TB, string), f
 	b.ReportMetric(float64(lat[(len(lat)*9)/10].Milliseconds()), "p90-ms")
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(len(lat)), "cpu-ms/cycle")
 	b.ReportMetric(float64(saveToDisk.Milliseconds())/float64(len(lat)), "save-cpu-ms/cycle")
+	b.ReportMetric(float64(savedGCs)/float64(len(lat)), "save-gcs/cycle")
+	b.ReportMetric(float64(savedAlloc>>20)/float64(len(lat)), "save-alloc-MiB/cycle")
 	b.ReportMetric(float64(len(scope)), "group-versions")
 }
 
@@ -140,6 +152,14 @@ func reportSteps(b *testing.B, perStep map[string][]time.Duration) {
 		slices.Sort(ds)
 		b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, name+"-ms")
 	}
+}
+
+// memStats reads the collector's statistics (it stops the world briefly,
+// outside the spans measured).
+func memStats() runtime.MemStats {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m
 }
 
 // running starts a watcher of dir (opts with NewRun and OnCycle set) on

@@ -2,6 +2,7 @@ package watch
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"runtime/debug"
@@ -11,22 +12,29 @@ import (
 
 // TestTuneGC runs this test binary with GOGC and GOMEMLIMIT set or not
 // and checks the collector setting after TuneGC(os.Getenv): the watch's
-// own where the environment sets none, the user's where it does.
+// own where the environment sets none, the user's where it does; and the
+// percentage while a cycle holds the collector (holdGC): off when the
+// watch set it and a memory limit bounds the process, else untouched.
 func TestTuneGC(t *testing.T) {
 	if os.Getenv("GATEDCRD_TUNEGC_CHILD") != "" {
 		TuneGC(os.Getenv)
+		release := holdGC()
+		held := debug.SetGCPercent(-1)
+		debug.SetGCPercent(held)
+		release()
 		percent := debug.SetGCPercent(0)
-		fmt.Printf("GOGC=%d GOMEMLIMIT=%d\n", percent, debug.SetMemoryLimit(-1))
+		fmt.Printf("GOGC=%d GOMEMLIMIT=%d held=%d\n", percent, debug.SetMemoryLimit(-1), held)
 		return
 	}
 	cases := []struct {
 		env  []string
 		want string
 	}{
-		{nil, fmt.Sprintf("GOGC=%d GOMEMLIMIT=%d", GCPercent, MemoryLimit)},
-		{[]string{"GOGC=50"}, fmt.Sprintf("GOGC=50 GOMEMLIMIT=%d", MemoryLimit)},
-		{[]string{"GOMEMLIMIT=300MiB"}, fmt.Sprintf("GOGC=%d GOMEMLIMIT=%d", GCPercent, 300<<20)},
-		{[]string{"GOGC=off", "GOMEMLIMIT=2GiB"}, fmt.Sprintf("GOGC=-1 GOMEMLIMIT=%d", 2<<30)},
+		{nil, fmt.Sprintf("GOGC=%d GOMEMLIMIT=%d held=-1", GCPercent, MemoryLimit)},
+		{[]string{"GOGC=50"}, fmt.Sprintf("GOGC=50 GOMEMLIMIT=%d held=50", MemoryLimit)},
+		{[]string{"GOMEMLIMIT=300MiB"}, fmt.Sprintf("GOGC=%d GOMEMLIMIT=%d held=-1", GCPercent, 300<<20)},
+		{[]string{"GOMEMLIMIT=off"}, fmt.Sprintf("GOGC=%d GOMEMLIMIT=%d held=%d", GCPercent, math.MaxInt64, GCPercent)},
+		{[]string{"GOGC=off", "GOMEMLIMIT=2GiB"}, fmt.Sprintf("GOGC=-1 GOMEMLIMIT=%d held=-1", 2<<30)},
 	}
 	for _, c := range cases {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestTuneGC$")

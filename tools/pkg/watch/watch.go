@@ -375,6 +375,8 @@ func (w *Watcher) Cycle(changed []string) Report { return w.cycle(changed, 0) }
 // cycle is Cycle for a save whose events were quiet for waited.
 func (w *Watcher) cycle(changed []string, waited time.Duration) Report {
 	start := time.Now()
+	releaseGC := holdGC()
+	defer releaseGC()
 	w.cycles++
 	rep := Report{Cycle: w.cycles, Waited: waited}
 	for _, p := range changed {
