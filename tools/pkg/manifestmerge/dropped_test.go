@@ -1,6 +1,7 @@
 package manifestmerge
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,5 +67,84 @@ func TestNoWarningWhenEveryRuleSurvives(t *testing.T) {
 	run := mustRun(t, base, discoveryFor(base, exampleGroup), examplePayload())
 	if got := run.diagnostics(); got != "" {
 		t.Fatalf("unexpected diagnostics:\n%s", got)
+	}
+}
+
+// TestSameJSONMatchesTheEncoding: sameJSON decides the list contents it
+// knows as comparing their JSON encodings would, and says when it does
+// not know; containsItem then compares the encodings.
+func TestSameJSONMatchesTheEncoding(t *testing.T) {
+	rule := func(kv ...any) map[string]any {
+		m := map[string]any{}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+	for _, c := range []struct {
+		name  string
+		a, b  any
+		known bool
+	}{
+		{"equal strings", "spec", "spec", true},
+		{"different strings", "spec", "status", true},
+		{"equal rules", rule("rule", "self.a", "message", "m"), rule("message", "m", "rule", "self.a"), true},
+		{"different messages", rule("rule", "self.a", "message", "m"), rule("rule", "self.a", "message", "n"), true},
+		{"a key more", rule("rule", "self.a"), rule("rule", "self.a", "optionalOldSelf", true), true},
+		{"same keys, other key", rule("rule", "self.a"), rule("reason", "self.a"), true},
+		{"booleans", rule("optionalOldSelf", true), rule("optionalOldSelf", false), true},
+		{"nested lists", []any{"a", []any{"b"}}, []any{"a", []any{"b"}}, true},
+		{"lists of other lengths", []any{"a"}, []any{"a", "b"}, true},
+		{"mixed types", "true", true, false},
+		{"numbers of two types", int64(1), float64(1), false},
+		{"invalid UTF-8", "\xff", "\xfe", false},
+		{"invalid UTF-8 key", rule("\xff", "x"), rule("\xfe", "x"), false},
+		{"nil map", map[string]any(nil), map[string]any{}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			same, known := sameJSON(c.a, c.b)
+			if known != c.known {
+				t.Fatalf("known = %v, want %v", known, c.known)
+			}
+			want := encode(c.a) == encode(c.b)
+			if known && same != want {
+				t.Errorf("same = %v, but the encodings %s and %s say %v", same, encode(c.a), encode(c.b), want)
+			}
+			if got := containsItem([]any{"other", c.a}, c.b); got != want {
+				t.Errorf("containsItem = %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// TestDroppedAtLooksUpEachSite: a manifest's lists are found once and
+// looked up in the merged object: an item missing from the merged list is
+// lost, an item encoded alike is not, a node the merged object lacks loses
+// all of its items, and a version it lacks is not looked at.
+func TestDroppedAtLooksUpEachSite(t *testing.T) {
+	version := func(name string, spec map[string]any) map[string]any {
+		return map[string]any{"name": name, "schema": map[string]any{"properties": map[string]any{"spec": spec}}}
+	}
+	src := map[string]any{"spec": map[string]any{"versions": []any{
+		version("v1", map[string]any{"required": []any{"a", "b"}, "x-kubernetes-validations": []any{map[string]any{"rule": "r1"}}}),
+		version("v2", map[string]any{"required": []any{"c"}}),
+		version("v3", map[string]any{"required": []any{"d"}}),
+	}}}
+	merged := map[string]any{"spec": map[string]any{"versions": []any{
+		version("v1", map[string]any{"required": []any{"a"}, "x-kubernetes-validations": []any{map[string]any{"rule": "r1"}}}),
+		map[string]any{"name": "v2"},
+	}}}
+	pm := &partialManifest{plain: src}
+	var got []string
+	for _, d := range droppedAt(pm.listSites(), merged) {
+		got = append(got, strings.Join(d.path, ".")+"."+d.key+" "+encode(d.item))
+	}
+	slices.Sort(got)
+	want := []string{
+		`spec.versions[v1].schema.properties.spec.required "b"`,
+		`spec.versions[v2].schema.properties.spec.required "c"`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("lost items:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -46,6 +46,8 @@ type partialManifest struct {
 	versions map[int]bool
 	// plain caches the unstructured form of value (see unstructured).
 	plain any
+	// sites caches the lists of droppedListKeys in plain (see listSites).
+	sites []listSite
 }
 
 // unstructured returns the manifest as generic maps and lists, computed
