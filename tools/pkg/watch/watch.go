@@ -443,6 +443,7 @@ func (w *Watcher) cycle(changed []string, waited time.Duration) Report {
 	rep.Duration = time.Since(start)
 	w.print(rep, r.run)
 	w.report(rep)
+	w.remember(r)
 	w.afterCycle(err == nil)
 	return rep
 }
@@ -476,6 +477,14 @@ type cycleRun struct {
 	// invalidated how many of them it loaded again.
 	kept        bool
 	invalidated int
+	// changes are what a successful run wrote; loaded and
+	// universe what it loaded (nil when it loaded nothing), all of the
+	// tree when full. The watcher takes note of them once the cycle is
+	// reported (remember).
+	changes  []tree.Change
+	loaded   *graph
+	universe *goload.Universe
+	full     bool
 }
 
 // keepsPackages says whether the loaded Go packages may be kept across
@@ -551,17 +560,13 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 		case tree.Create, tree.Update:
 			out.written++
 			out.files = append(out.files, c.Path)
-			// Our own write starts no cycle.
-			w.seen[c.Path] = sha256.Sum256(c.New)
 		default:
 			out.removed++
 		}
-		w.noteWritten(c)
 	}
+	out.changes, out.loaded, out.universe, out.full = changes.List, loaded, universe, scope == nil
 	if loaded != nil {
-		w.recordTypes(loaded, universe, scope == nil)
-		w.moduleDir = loaded.moduleDir
-		w.graph = w.graph.update(loaded, scope == nil)
+		// Before the report: a save right after it must be seen.
 		for _, dir := range loaded.watchDirs(w.base) {
 			_ = w.add(dir)
 		}
@@ -570,6 +575,26 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 		_ = w.add(w.payloadDir)
 	}
 	return out, nil
+}
+
+// remember takes note of what a successful run wrote and loaded, once its
+// cycle is reported: nothing needs it before the next event is taken, and
+// the author waits for the report. It records the content of each file
+// written, so that the events of the watcher's own writes start no cycle,
+// and hands it to the memo (noteWritten); and the types and package graph
+// that the next cycles are restricted by.
+func (w *Watcher) remember(r cycleRun) {
+	for _, c := range r.changes {
+		if c.Kind == tree.Create || c.Kind == tree.Update {
+			w.seen[c.Path] = sha256.Sum256(c.New)
+		}
+		w.noteWritten(c)
+	}
+	if r.loaded != nil {
+		w.recordTypes(r.loaded, r.universe, r.full)
+		w.moduleDir = r.loaded.moduleDir
+		w.graph = w.graph.update(r.loaded, r.full)
+	}
 }
 
 // recordTypes records the types of the root packages a successful run
