@@ -40,9 +40,9 @@ func TuneGC(getenv func(string) string) {
 var ownsGCPercent atomic.Bool
 
 // holdGC turns the percentage-driven collector off until the function it
-// returns is called, which restores GCPercent. A cycle holds it from the
-// save to its report: the garbage a cycle makes is then collected after
-// the report, in the idle time before the next save, instead of on the
+// returns is called, which restores GCPercent. A restricted cycle (one
+// regenerating only what a change reaches) holds it until its report: the
+// garbage it makes is then collected after the report, in the idle time before the next save, instead of on the
 // way to the files on disk (on openshift/api the collector's own work was
 // about a tenth of a doc-comment cycle's CPU, with allocation assists on
 // top). The memory limit still applies while the percentage is off, so it

@@ -375,8 +375,6 @@ func (w *Watcher) Cycle(changed []string) Report { return w.cycle(changed, 0) }
 // cycle is Cycle for a save whose events were quiet for waited.
 func (w *Watcher) cycle(changed []string, waited time.Duration) Report {
 	start := time.Now()
-	releaseGC := holdGC()
-	defer releaseGC()
 	w.cycles++
 	rep := Report{Cycle: w.cycles, Waited: waited}
 	for _, p := range changed {
@@ -410,6 +408,13 @@ func (w *Watcher) cycle(changed []string, waited time.Duration) Report {
 		w.print(rep, nil)
 		w.report(rep)
 		return rep
+	}
+	if !full {
+		// A restricted cycle allocates a few hundred MiB at most; a
+		// full one, the first above all, would grow the process to the
+		// memory limit.
+		releaseGC := holdGC()
+		defer releaseGC()
 	}
 	r, err := w.generate(scope, kinds, fresh)
 	if err != nil && !full {
