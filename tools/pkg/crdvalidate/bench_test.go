@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
@@ -52,4 +53,48 @@ func moduleDir(b *testing.B, module string) string {
 		b.Fatalf("go mod download %s reported no directory: %s", module, out)
 	}
 	return info.Dir
+}
+
+// BenchmarkKeys computes the keys checkDistinct and the verdict cache
+// need for the files of a doc-comment save in config/v1 of the real tree
+// (Infrastructure and ControllerConfig, every variant), each with itself
+// as its previous version (parsed once, as in the cycles of codegen
+// watch): the part of the stage that runs even when every verdict comes
+// from the cache.
+func BenchmarkKeys(b *testing.B) {
+	module := os.Getenv("GATEDCRD_BENCH_MODULE")
+	if module == "" {
+		b.Skip("set GATEDCRD_BENCH_MODULE to a module@version holding generated CRDs")
+	}
+	dir := moduleDir(b, module)
+	var files []string
+	for _, pattern := range []string{"config/v1/zz_generated.crd-manifests/*_infrastructures-*.crd.yaml", "machineconfiguration/v1/zz_generated.crd-manifests/*_controllerconfigs-*.crd.yaml"} {
+		matches, _ := filepath.Glob(filepath.Join(dir, pattern))
+		files = append(files, matches...)
+	}
+	if len(files) == 0 {
+		b.Fatalf("no Infrastructure or ControllerConfig CRD files in %s", dir)
+	}
+	var objs []map[string]any
+	var data [][]byte
+	for _, f := range files {
+		d, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		obj, err := manifest.Parse(d)
+		if err != nil {
+			b.Fatal(err)
+		}
+		objs, data = append(objs, obj), append(data, d)
+		previousFingerprint(d)
+	}
+	for b.Loop() {
+		for i, obj := range objs {
+			fp := fingerprintOf(obj)
+			prev := previousFingerprint(data[i])
+			requestKeys(&fp, prev, true, false)
+		}
+	}
+	b.ReportMetric(float64(len(files)), "files/op")
 }

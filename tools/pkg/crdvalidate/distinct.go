@@ -1,12 +1,12 @@
 package crdvalidate
 
 import (
-	"crypto/sha256"
-	"encoding/json"
+	"bytes"
 	"fmt"
+	"hash/maphash"
 	"strings"
+	"sync"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -21,7 +21,8 @@ import (
 // else, and validation, mostly CEL compilation, is the stage's whole
 // cost. Two files are the same CRD when they are equal but for annotation
 // values other than api-approved.kubernetes.io (which the server reads),
-// and so are their previous versions. A file that reuses another's verdict
+// and so are their previous versions (and the texts of their schema
+// descriptions may differ too, see fingerprint). A file that reuses another's verdict
 // gets the server's annotation validation for its own annotations
 // (apimachinery's ValidateAnnotations, which is what the server runs on
 // them), so the verdict stays exactly the server's.
@@ -29,8 +30,24 @@ import (
 func (in Input) checkDistinct(files []toCheck) ([]checked, int) {
 	results := make([]checked, len(files))
 	previous := make([][]byte, len(files))
+	groups := make([][32]byte, len(files))
+	keys := make([]string, len(files)) // the verdict cache's
+	workers.Each(len(files), func(i int) {
+		f := files[i]
+		if f.err != nil {
+			return
+		}
+		var prev *fingerprint
+		if in.Previous != nil {
+			if previous[i] = in.Previous(f.path); previous[i] != nil {
+				prev = previousFingerprint(previous[i])
+			}
+		}
+		fp := fingerprintOf(f.obj)
+		groups[i], keys[i] = requestKeys(&fp, prev, f.asJSON, in.CostTop > 0)
+	})
 	first := make([]int, len(files)) // the file whose verdict it shares; -1 when unreadable
-	byKey := map[string]int{}
+	byKey := map[[32]byte]int{}
 	var distinct []int
 	for i, f := range files {
 		results[i] = checked{path: f.path, obj: f.obj}
@@ -39,14 +56,10 @@ func (in Input) checkDistinct(files []toCheck) ([]checked, int) {
 			results[i].err = f.err
 			continue
 		}
-		if in.Previous != nil {
-			previous[i] = in.Previous(f.path)
-		}
-		k := identityKey(results[i].obj) + "\x00" + previousKey(previous[i])
-		j, seen := byKey[k]
+		j, seen := byKey[groups[i]]
 		if !seen {
 			j = i
-			byKey[k] = i
+			byKey[groups[i]] = i
 			distinct = append(distinct, i)
 		}
 		first[i] = j
@@ -58,7 +71,7 @@ func (in Input) checkDistinct(files []toCheck) ([]checked, int) {
 			results[i].err = err
 			return
 		}
-		in.check(&results[i], data, previous[i])
+		in.check(&results[i], data, previous[i], keys[i])
 	})
 	for i := range files {
 		if j := first[i]; j >= 0 && j != i {
@@ -94,48 +107,46 @@ func shared(rep checked, path string, obj map[string]any) checked {
 	return c
 }
 
-// identityKey identifies what of a parsed manifest the server's CRD
-// validation depends on beyond the syntax of its annotations: everything
-// but the values of annotations other than api-approved.kubernetes.io.
-func identityKey(obj map[string]any) string {
-	stripped := map[string]any{}
-	for k, v := range obj {
-		stripped[k] = v
+// previousFingerprint returns the fingerprint of a previous version:
+// of its parsed object, or of its bytes when it does not parse. Previous
+// versions are the committed manifests, the same in every cycle of codegen
+// watch, so each is parsed once per process (while fewer than
+// previousMemoSize are kept).
+func previousFingerprint(data []byte) *fingerprint {
+	sum := maphash.Bytes(previousMemo.seed, data)
+	previousMemo.Lock()
+	e, ok := previousMemo.of[sum]
+	previousMemo.Unlock()
+	if ok && bytes.Equal(e.data, data) {
+		return e.f
 	}
-	if meta, ok := obj["metadata"].(map[string]any); ok {
-		m := map[string]any{}
-		for k, v := range meta {
-			m[k] = v
-		}
-		if ann, ok := meta["annotations"].(map[string]any); ok {
-			keys := map[string]any{}
-			for k, v := range ann {
-				keys[k] = nil
-				if k == apiextensionsv1.KubeAPIApprovedAnnotation {
-					keys[k] = v
-				}
-			}
-			m["annotations"] = keys
-		}
-		stripped["metadata"] = m
+	e = previousEntry{data: data}
+	if obj, err := manifest.Parse(data); err == nil {
+		fp := fingerprintOf(obj)
+		e.f = &fp
+	} else {
+		e.f = rawFingerprint(data)
 	}
-	data, err := json.Marshal(stripped) // sorted keys: canonical
-	if err != nil {
-		return fmt.Sprintf("unkeyed %p", obj) // never shared
+	previousMemo.Lock()
+	defer previousMemo.Unlock()
+	if len(previousMemo.of) >= previousMemoSize {
+		clear(previousMemo.of)
 	}
-	sum := sha256.Sum256(data)
-	return string(sum[:])
+	previousMemo.of[sum] = e
+	return e.f
 }
 
-// previousKey identifies the previous content of a file (nil: none).
-func previousKey(previous []byte) string {
-	if previous == nil {
-		return "none"
-	}
-	obj, err := manifest.Parse(previous)
-	if err != nil {
-		sum := sha256.Sum256(previous)
-		return "raw " + string(sum[:])
-	}
-	return identityKey(obj)
+// previousMemoSize bounds the previous versions kept with their
+// fingerprints: those of a cycle's CRDs, with room to spare.
+const previousMemoSize = 64
+
+type previousEntry struct {
+	data []byte
+	f    *fingerprint
 }
+
+var previousMemo = struct {
+	sync.Mutex
+	seed maphash.Seed
+	of   map[uint64]previousEntry
+}{seed: maphash.MakeSeed(), of: map[uint64]previousEntry{}}

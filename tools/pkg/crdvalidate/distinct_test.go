@@ -79,14 +79,31 @@ func TestRunSharesVerdicts(t *testing.T) {
 	}
 }
 
-func TestIdentityKeyIgnoresAnnotationValuesOnly(t *testing.T) {
+// TestGroupKeyIgnoresAnnotationValuesOnly: checkDistinct's key leaves
+// out the values of annotations other than api-approved.kubernetes.io, and
+// the verdict cache's keeps them.
+func verdictKey(f *fingerprint) string {
+	_, key := requestKeys(f, nil, true, false)
+	return key
+}
+
+func TestGroupKeyIgnoresAnnotationValuesOnly(t *testing.T) {
 	obj := func(ann map[string]any) map[string]any {
 		return map[string]any{"metadata": map[string]any{"name": "a", "annotations": ann}, "spec": map[string]any{"group": "g"}}
+	}
+	identityKey := func(obj map[string]any) [32]byte {
+		f := fingerprintOf(obj)
+		group, _ := requestKeys(&f, nil, true, false)
+		return group
 	}
 	same := identityKey(obj(map[string]any{"x": "1"})) == identityKey(obj(map[string]any{"x": "2"}))
 	otherKey := identityKey(obj(map[string]any{"x": "1"})) == identityKey(obj(map[string]any{"y": "1"}))
 	approval := identityKey(obj(map[string]any{"api-approved.kubernetes.io": "a"})) == identityKey(obj(map[string]any{"api-approved.kubernetes.io": "b"}))
 	if !same || otherKey || approval {
 		t.Errorf("same values %v, other key %v, other approval %v", same, otherKey, approval)
+	}
+	a, b := fingerprintOf(obj(map[string]any{"x": "1"})), fingerprintOf(obj(map[string]any{"x": "2"}))
+	if _, ka := requestKeys(&a, nil, true, false); ka == verdictKey(&b) {
+		t.Error("the verdict cache's key ignores annotation values")
 	}
 }

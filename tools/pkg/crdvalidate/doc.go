@@ -31,8 +31,10 @@
 //
 // Verdicts keeps the server's outcomes on disk, keyed by the validation
 // build (Program.ID, or the linked release's source and modules) and the
-// exact request, so an unchanged CRD is not validated again in the next
-// run. The merge hands its files over as objects (Input.Merged), sent as
+// request, so an unchanged CRD is not validated again in the next run. The
+// key is blind to the text of schema descriptions (see fingerprint), which
+// the server's verdict does not depend on: a doc-comment edit is
+// answered from the cache. The merge hands its files over as objects (Input.Merged), sent as
 // JSON, which the server decodes faster than YAML.
 //
 // # Where it points

@@ -34,8 +34,9 @@ type Input struct {
 	// Sources locates rules and fields in the Go sources. Optional: without
 	// it a finding names the manifest file.
 	Sources *Sources
-	// Previous returns the previously committed content of a file, or nil.
-	// Optional: without it only creation is validated.
+	// Previous returns the previously committed content of a file, or nil
+	// (called concurrently). Optional: without it only creation is
+	// validated.
 	Previous func(path string) []byte
 	// Problems receives one error per distinct finding.
 	Problems *diag.List
@@ -196,9 +197,16 @@ func (in Input) manifests() []toCheck {
 
 // check validates one file's content into c (its obj already parsed)
 // and, when asked, estimates its costs. previous is its committed content,
-// or nil.
-func (in Input) check(c *checked, data, previous []byte) {
-	out, err := in.Server.Validate(admission.Request{Data: data, Previous: previous, Costs: in.CostTop > 0})
+// or nil; key names the verdict in Input.Verdicts (requestKeys).
+func (in Input) check(c *checked, data, previous []byte, key string) {
+	r := admission.Request{Data: data, Previous: previous, Costs: in.CostTop > 0}
+	var out admission.Outcome
+	var err error
+	if cache, ok := in.Server.(*cached); ok {
+		out, err = cache.validate(r, key)
+	} else {
+		out, err = in.Server.Validate(r)
+	}
 	if err != nil {
 		c.err = err
 		return

@@ -24,10 +24,11 @@ const VerdictsDirName = "crd-verdicts"
 // Verdicts is a persistent cache of the server's outcomes: one small JSON
 // file per request, below <dir>/<server ID>/, named after the SHA-256 of
 // everything the outcome depends on: the server (release and build of the
-// validation code, Server's ID), the manifest's bytes as sent, the previous
-// manifest's bytes and whether costs were asked for. A verify or update
-// that changed nothing validates nothing again; a changed CRD is another
-// key. Entries are written atomically (temporary file, then rename), so
+// validation code, Server's ID), the manifest and its previous version as
+// parsed, but for the text of their schema descriptions (fingerprint,
+// requestKeys), whether it is sent as JSON and whether costs were asked
+// for. A verify or update that changed nothing, or only descriptions,
+// validates nothing again; any other change to a CRD is another key. Entries are written atomically (temporary file, then rename), so
 // concurrent runs share the cache safely; an unreadable entry is a miss.
 type Verdicts struct {
 	dir string
@@ -63,8 +64,15 @@ func (v *Verdicts) wrap(server Server) Server {
 	return &cached{server: server, dir: filepath.Join(v.dir, id.ID())}
 }
 
+// Validate answers r from the entry named after its exact bytes.
 func (c *cached) Validate(r admission.Request) (admission.Outcome, error) {
-	path := filepath.Join(c.dir, requestKey(r)+".json")
+	return c.validate(r, requestKey(r))
+}
+
+// validate answers r from the entry key names, or from the server, then
+// recording the outcome there.
+func (c *cached) validate(r admission.Request, key string) (admission.Outcome, error) {
+	path := filepath.Join(c.dir, key+".json")
 	var out admission.Outcome
 	if data, err := os.ReadFile(path); err == nil && json.Unmarshal(data, &out) == nil && (out.Verdict != nil || out.Error != "") {
 		c.hits.Add(1)
