@@ -16,7 +16,7 @@ import (
 // version" of a merged manifest for the update validation.
 type Committed struct {
 	mu   sync.Mutex
-	top  string
+	dir  string
 	cmd  *exec.Cmd
 	in   io.WriteCloser
 	out  *bufio.Reader
@@ -24,21 +24,18 @@ type Committed struct {
 }
 
 // OpenCommitted returns a reader of HEAD for the repository holding dir,
-// or nil when dir is not in a git work tree with a HEAD commit (or git is
-// not installed): then there is no previous version to compare with.
+// or nil when git cannot be started. The process starts in the background
+// and asks for each file by its path relative to dir: when dir is not in a
+// git work tree, the process ends at once and every Read returns nil, as
+// it does for a file not committed at HEAD, or in a repository without a
+// commit.
 func OpenCommitted(dir string) *Committed {
-	top, err := exec.Command("git", "-C", dir, "rev-parse", "--show-toplevel").Output()
-	if err != nil {
-		return nil
+	c := &Committed{dir: dir}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		c.dir = real
 	}
-	if err := exec.Command("git", "-C", dir, "rev-parse", "--verify", "--quiet", "HEAD").Run(); err != nil {
-		return nil
-	}
-	c := &Committed{top: strings.TrimSpace(string(top))}
-	if real, err := filepath.EvalSymlinks(c.top); err == nil {
-		c.top = real
-	}
-	c.cmd = exec.Command("git", "-C", c.top, "cat-file", "--batch")
+	c.cmd = exec.Command("git", "-C", c.dir, "cat-file", "--batch")
+	var err error
 	if c.in, err = c.cmd.StdinPipe(); err != nil {
 		return nil
 	}
@@ -54,7 +51,8 @@ func OpenCommitted(dir string) *Committed {
 }
 
 // Read returns the content of path (absolute) at HEAD, or nil when it is
-// not committed there.
+// not committed there or is outside the directory Committed was opened
+// for (git would stop on a path outside its work tree).
 func (c *Committed) Read(path string) []byte {
 	if c == nil {
 		return nil
@@ -68,11 +66,12 @@ func (c *Committed) Read(path string) []byte {
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	rel, err := filepath.Rel(c.top, filepath.Join(dir, base))
-	if err != nil || strings.HasPrefix(rel, "..") {
+	rel, err := filepath.Rel(c.dir, filepath.Join(dir, base))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return nil
 	}
-	data, err := c.object("HEAD:" + filepath.ToSlash(rel))
+	// "./" makes the path relative to the process's directory, dir.
+	data, err := c.object("HEAD:./" + filepath.ToSlash(rel))
 	if err != nil {
 		c.dead = true
 		return nil

@@ -37,13 +37,14 @@ func (in Input) checkDistinct(files []toCheck) ([]checked, int) {
 		if f.err != nil {
 			return
 		}
+		// First, while git (Committed) may still be starting.
+		fp := fingerprintOf(f.obj)
 		var prev *fingerprint
 		if in.Previous != nil {
 			if previous[i] = in.Previous(f.path); previous[i] != nil {
 				prev = previousFingerprint(previous[i])
 			}
 		}
-		fp := fingerprintOf(f.obj)
 		groups[i], keys[i] = requestKeys(&fp, prev, f.asJSON, in.CostTop > 0)
 	})
 	first := make([]int, len(files)) // the file whose verdict it shares; -1 when unreadable
