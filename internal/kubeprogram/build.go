@@ -82,7 +82,7 @@ func Build(ctx context.Context, p Program, opts BuildOptions) (string, error) {
 		}
 		opts.CacheDir = dir
 	}
-	toolchain, err := goEnv(ctx, opts.Go, "GOVERSION", "GOOS", "GOARCH")
+	toolchain, err := goToolchain(ctx, opts.Go)
 	if err != nil {
 		return "", err
 	}
