@@ -192,7 +192,7 @@ func (w *walker) unsupported(s site, why string) {
 func (w *walker) unresolved(s site) {
 	why := "the type of this field cannot be resolved"
 	if s.pkg != nil {
-		if lp := w.r.u.Package(s.pkg.Path()); lp != nil && w.r.fset != nil {
+		if lp := w.r.indexes.pkg(s.pkg.Path()); lp != nil && w.r.fset != nil {
 			p := w.r.fset.Position(s.pos)
 			if msgs := typeErrorsAt(lp, p.Filename, p.Line); len(msgs) > 0 {
 				why += ": " + strings.Join(msgs, "; ")
@@ -209,7 +209,7 @@ func (w *walker) indexFor(p *types.Package) *pkgIndex {
 	if p == nil {
 		return nil
 	}
-	lp := w.r.u.Package(p.Path())
+	lp := w.r.indexes.pkg(p.Path())
 	if lp == nil {
 		return nil
 	}

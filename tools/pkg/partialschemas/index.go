@@ -5,11 +5,13 @@ import (
 	"go/ast"
 	"go/token"
 	"path/filepath"
+	"sync"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	"sigs.k8s.io/controller-tools/pkg/markers"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/markerpos"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/strictmarkers"
 )
@@ -20,10 +22,11 @@ import (
 type pkgIndex struct {
 	pkg *loader.Package
 	// failed is set when the collector could not parse the package's
-	// markers; the errors were reported when the index was built.
-	failed bool
-	values map[ast.Node]markers.MarkerValues
-	raw    markerpos.Lines
+	// markers; problems are the errors.
+	failed   bool
+	problems []diag.Diagnostic
+	values   map[ast.Node]markers.MarkerValues
+	raw      markerpos.Lines
 	// specs are the package's type declarations in source order.
 	specs []*ast.TypeSpec
 	// specAt maps a type name's position (types.Object.Pos) to its spec.
@@ -33,23 +36,60 @@ type pkgIndex struct {
 	fieldAt map[token.Pos]*ast.Field
 }
 
+// indexes are the package indexes of a run, built once each by the first
+// CRD that needs one while the others wait for it, and the run's lookups
+// of loaded packages by import path (goload.Universe.Package, which is
+// not safe for concurrent use).
+type indexes struct {
+	u  *goload.Universe
+	mu sync.Mutex
+	m  map[*loader.Package]*indexOnce
+}
+
+type indexOnce struct {
+	once sync.Once
+	idx  *pkgIndex
+}
+
+func newIndexes(u *goload.Universe) *indexes {
+	return &indexes{u: u, m: map[*loader.Package]*indexOnce{}}
+}
+
+// pkg returns the loaded package with the import path, or nil.
+func (x *indexes) pkg(importPath string) *loader.Package {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.u.Package(importPath)
+}
+
 // index returns the index of pkg, building it on first use. Marker parse
-// errors are reported once, here.
+// errors are reported to every run (CRD) that asks for a package they
+// fail (the lists of a stage drop repetitions when merged).
 func (r *run) index(pkg *loader.Package) *pkgIndex {
-	if idx, ok := r.indexes[pkg]; ok {
-		return idx
+	r.indexes.mu.Lock()
+	e, ok := r.indexes.m[pkg]
+	if !ok {
+		e = &indexOnce{}
+		r.indexes.m[pkg] = e
 	}
+	r.indexes.mu.Unlock()
+	e.once.Do(func() { e.idx = r.buildIndex(pkg) })
+	r.problems.Add(e.idx.problems...)
+	return e.idx
+}
+
+// buildIndex indexes pkg.
+func (r *run) buildIndex(pkg *loader.Package) *pkgIndex {
 	idx := &pkgIndex{
 		pkg:     pkg,
 		raw:     r.u.MarkerLines(pkg),
 		specAt:  map[token.Pos]*ast.TypeSpec{},
 		fieldAt: map[token.Pos]*ast.Field{},
 	}
-	r.indexes[pkg] = idx
 	values, err := r.u.Collector.MarkersInPackage(pkg)
 	if err != nil {
 		idx.failed = true
-		r.reportMarkerErrors(pkg, err)
+		idx.problems = r.markerErrors(pkg, err)
 	}
 	idx.values = values
 	for _, file := range pkg.Syntax {
@@ -109,11 +149,12 @@ func embeddedName(e ast.Expr) *ast.Ident {
 	}
 }
 
-// reportMarkerErrors turns the collector's parse errors into diagnostics
-// naming the file, line and marker text.
-func (r *run) reportMarkerErrors(pkg *loader.Package, err error) {
+// markerErrors turns the collector's parse errors into diagnostics naming
+// the file, line and marker text.
+func (r *run) markerErrors(pkg *loader.Package, err error) []diag.Diagnostic {
 	var leaves []error
 	flattenErrors(err, &leaves)
+	var out []diag.Diagnostic
 	for _, e := range leaves {
 		var pe loader.PositionedError
 		if errors.As(e, &pe) && pe.Pos.IsValid() {
@@ -123,11 +164,12 @@ func (r *run) reportMarkerErrors(pkg *loader.Package, err error) {
 			if hint := strictmarkers.ExplainParseError(r.u.Registry, text); hint != "" {
 				msg = hint
 			}
-			r.problems.Add(diag.Errorf(r.rel(p.Filename), p.Line, text, "%s", msg))
+			out = append(out, diag.Errorf(r.rel(p.Filename), p.Line, text, "%s", msg))
 			continue
 		}
-		r.problems.Add(diag.Errorf(r.rel(pkgDir(pkg)), 0, "", "invalid marker in package %s: %v", pkg.PkgPath, e))
+		out = append(out, diag.Errorf(r.rel(pkgDir(pkg)), 0, "", "invalid marker in package %s: %v", pkg.PkgPath, e))
 	}
+	return out
 }
 
 func flattenErrors(err error, out *[]error) {

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/gatedcrd/gatedcrd/internal/workers"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 )
@@ -129,68 +130,122 @@ func jsonWithoutSchema(m map[string]any, version any) ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// writeCRD applies the write policy (SPEC 3.6) to every partial manifest
-// of crd and removes the other entries of its directory. A sub-directory
-// in the CRD directory, an unreadable or unparsable existing file stop the
-// CRD: nothing is written for it.
+// crdPlan is what the write policy (SPEC 3.6) decided for the directory
+// of a CRD, before anything is written: the problems that stop the CRD,
+// the manifests found unchanged and those to write, and the stray entries
+// to remove.
+type crdPlan struct {
+	problems  []diag.Diagnostic
+	unchanged []plannedFile
+	writes    []plannedFile
+	stray     []string
+}
+
+// plannedFile is a partial manifest with its bytes and their parse.
+type plannedFile struct {
+	m    *PartialManifest
+	data []byte
+	obj  map[string]any
+}
+
+// writeCRD applies the write policy to every partial manifest of crd and
+// removes the other entries of its directory, as planCRD planned (now, or
+// while the CRD was read). A sub-directory in the CRD directory, an
+// unreadable or unparsable existing file stop the CRD: nothing is written
+// for it.
 func (r *run) writeCRD(crd *CRD) {
-	expected := map[string]bool{}
-	for _, m := range crd.Manifests {
-		expected[filepath.Base(m.Path)] = true
+	p := crd.plan
+	if p == nil {
+		p = r.planCRD(crd)
 	}
-	var stray []string
-	entries, err := r.t.ReadDir(crd.Dir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		r.fail(crd, diag.Errorf(r.rel(crd.Dir), 0, "", "cannot list the CRD directory: %v", err))
-		return
+	crd.plan = nil
+	for _, u := range p.unchanged {
+		u.m.Action, u.m.Data, u.m.Object = Unchanged, u.data, u.obj
 	}
-	for _, e := range entries {
-		switch {
-		case e.IsDir:
-			r.fail(crd, diag.Errorf(r.rel(filepath.Join(crd.Dir, e.Name)), 0, "",
-				"is a directory inside the partial manifests of CRD %s, which hold only generated files: remove it", crd.Name))
-		case !expected[e.Name]:
-			stray = append(stray, filepath.Join(crd.Dir, e.Name))
-		}
-	}
-	type pending struct {
-		m    *PartialManifest
-		data []byte
-		obj  map[string]any
-	}
-	var writes []pending
-	for _, m := range crd.Manifests {
-		obj := crd.Object(m.Entry)
-		old := r.existing.get(m.Path)
-		switch err := old.readErr; {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			r.fail(crd, diag.Errorf(r.rel(m.Path), 0, "", "cannot read the existing partial manifest: %v", err))
-			continue
-		case old.parseErr != nil:
-			r.fail(crd, diag.Errorf(r.rel(m.Path), 0, "", "the existing partial manifest is not valid YAML (fix or delete it): %v", old.parseErr))
-			continue
-		case old.obj != nil && sameIgnoringSchema(old.obj, obj):
-			m.Action, m.Data, m.Object = Unchanged, old.data, old.obj
-			continue
-		}
-		generic, data, err := marshalObject(obj)
-		if err != nil {
-			r.fail(crd, diag.Errorf(r.rel(m.Path), 0, "", "cannot serialise the partial manifest: %v", err))
-			continue
-		}
-		writes = append(writes, pending{m, data, generic})
+	for _, d := range p.problems {
+		r.fail(crd, d)
 	}
 	if crd.Failed {
 		return
 	}
-	for _, w := range writes {
+	for _, w := range p.writes {
 		r.t.WriteFile(w.m.Path, w.data)
 		w.m.Action, w.m.Data, w.m.Object = Written, w.data, w.obj
 	}
-	for _, p := range stray {
-		r.t.Remove(p)
+	for _, path := range p.stray {
+		r.t.Remove(path)
 	}
+}
+
+// planCRD reads the directory of crd and compares each partial manifest
+// with the existing file, on every core; it writes nothing. A manifest
+// found unchanged takes the existing file's bytes and parse.
+func (r *run) planCRD(crd *CRD) *crdPlan {
+	p := &crdPlan{}
+	expected := map[string]bool{}
+	for _, m := range crd.Manifests {
+		expected[filepath.Base(m.Path)] = true
+	}
+	entries, err := r.t.ReadDir(crd.Dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		p.problems = append(p.problems, diag.Errorf(r.rel(crd.Dir), 0, "", "cannot list the CRD directory: %v", err))
+		return p
+	}
+	for _, e := range entries {
+		switch {
+		case e.IsDir:
+			p.problems = append(p.problems, diag.Errorf(r.rel(filepath.Join(crd.Dir, e.Name)), 0, "",
+				"is a directory inside the partial manifests of CRD %s, which hold only generated files: remove it", crd.Name))
+		case !expected[e.Name]:
+			p.stray = append(p.stray, filepath.Join(crd.Dir, e.Name))
+		}
+	}
+	decided := make([]plannedManifest, len(crd.Manifests))
+	workers.Each(len(crd.Manifests), func(i int) { decided[i] = r.planManifest(crd, crd.Manifests[i]) })
+	for _, d := range decided {
+		switch {
+		case d.problem != nil:
+			p.problems = append(p.problems, *d.problem)
+		case d.unchanged:
+			p.unchanged = append(p.unchanged, d.file)
+		default:
+			p.writes = append(p.writes, d.file)
+		}
+	}
+	return p
+}
+
+// plannedManifest is what the write policy decided for one partial
+// manifest: leave the existing file (unchanged), write file, or nothing
+// for a problem.
+type plannedManifest struct {
+	file      plannedFile
+	unchanged bool
+	problem   *diag.Diagnostic
+}
+
+// planManifest compares one partial manifest with the existing file.
+func (r *run) planManifest(crd *CRD, m *PartialManifest) plannedManifest {
+	obj := crd.Object(m.Entry)
+	old := r.existing.get(m.Path)
+	problem := func(format string, err error) plannedManifest {
+		d := diag.Errorf(r.rel(m.Path), 0, "", format, err)
+		return plannedManifest{problem: &d}
+	}
+	switch err := old.readErr; {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return problem("cannot read the existing partial manifest: %v", err)
+	case old.parseErr != nil:
+		return problem("the existing partial manifest is not valid YAML (fix or delete it): %v", old.parseErr)
+	case old.obj != nil && sameIgnoringSchema(old.obj, obj):
+		return plannedManifest{file: plannedFile{m, old.data, old.obj}, unchanged: true}
+	}
+	generic, data, err := marshalObject(obj)
+	if err != nil {
+		return problem("cannot serialise the partial manifest: %v", err)
+	}
+	return plannedManifest{file: plannedFile{m, data, generic}}
 }
 
 // fail reports d and marks the CRD (and so its version) failed.

@@ -3,6 +3,7 @@ package partialschemas
 import (
 	"errors"
 	"fmt"
+	"go/ast"
 	"go/token"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
+	"github.com/gatedcrd/gatedcrd/internal/workers"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
@@ -122,6 +124,11 @@ type VersionResult struct {
 	// Failed is set when the version had errors: its summary was not
 	// written and stale CRD directories were not removed.
 	Failed bool
+
+	// index and roots are the package's index and root types while its
+	// CRDs are read.
+	index *pkgIndex
+	roots []*ast.TypeSpec
 }
 
 // CRD is one CRD root type and the partial manifests it produces.
@@ -168,6 +175,9 @@ type CRD struct {
 	// Untouched is set when Input.Only left the CRD out: its partial
 	// manifests are as the tree held them, and have no Data.
 	Untouched bool
+
+	// plan is what writeCRD will do, when planned while the CRD was read.
+	plan *crdPlan
 }
 
 // Action says what stage 1 did with a partial manifest.
@@ -221,7 +231,9 @@ func FileName(entry string) string {
 	return entry + ".yaml"
 }
 
-// run is the state of one stage 1 run.
+// run is the state of one stage 1 run. The CRDs of a run are read on
+// every core (Run), each on a copy of run with a problems list of its own
+// (crdWithOwnProblems); what the copies share is safe for concurrent use.
 type run struct {
 	u    *goload.Universe
 	t    *tree.Tree
@@ -230,7 +242,7 @@ type run struct {
 	// problems receives what the run finds. A CRD's problems go to a list
 	// of its own first (see crdWithOwnProblems).
 	problems *diag.List
-	indexes  map[*loader.Package]*pkgIndex
+	indexes  *indexes
 	strict   bool
 	// existing reads the partial manifests already in the tree ahead.
 	existing *Prefetch
@@ -256,7 +268,7 @@ func Run(in Input) (*Result, error) {
 		base:     in.Discovery.BaseDir,
 		problems: list,
 		strict:   in.Strict,
-		indexes:  map[*loader.Package]*pkgIndex{},
+		indexes:  newIndexes(in.Universe),
 	}
 	r.existing = in.Prefetch
 	r.only = in.Only
@@ -268,19 +280,19 @@ func Run(in Input) (*Result, error) {
 	}
 	defer r.existing.Wait()
 	res := &Result{}
-	for _, g := range in.Discovery.Groups {
-		for _, v := range g.Versions {
-			if g.Config.EmptyPartialSchema.Disabled {
-				res.Skipped = append(res.Skipped, SkippedVersion{v, fmt.Sprintf("emptyPartialSchema is disabled in %s", r.rel(g.ConfigFile))})
-				continue
-			}
-			vr, reason := r.version(g, v)
-			if vr == nil {
-				res.Skipped = append(res.Skipped, SkippedVersion{v, reason})
-				continue
-			}
-			res.Versions = append(res.Versions, vr)
+	versions := r.readVersions(in.Discovery)
+	for _, pv := range versions {
+		r.problems.Add(pv.problems.Items()...)
+		if pv.skipped != "" {
+			res.Skipped = append(res.Skipped, SkippedVersion{pv.v, pv.skipped})
+			continue
 		}
+		for _, c := range pv.crds {
+			r.problems.Add(c.problems...)
+			pv.vr.CRDs = append(pv.vr.CRDs, c.crd)
+		}
+		r.finish(pv.vr)
+		res.Versions = append(res.Versions, pv.vr)
 	}
 	if in.Problems == nil {
 		return res, list.Err()
@@ -288,17 +300,96 @@ func Run(in Input) (*Result, error) {
 	return res, nil
 }
 
-// version processes one version package. It returns nil and a reason when
-// the package is not processed.
+// pendingVersion is a version package read but not yet written: the
+// version (nil when skipped, with the reason), the problems its package
+// checks found, and its CRDs, in root type order.
+type pendingVersion struct {
+	g        *discovery.Group
+	v        *discovery.Version
+	vr       *VersionResult
+	skipped  string
+	problems *diag.List
+	crds     []readCRD
+}
+
+// readCRD is one CRD read, with the problems found on the way.
+type readCRD struct {
+	crd      *CRD
+	problems []diag.Diagnostic
+}
+
+// readVersions reads the version packages of d and their CRDs, in
+// discovery order: first every package (version), then every CRD, each
+// step on every core. Nothing is written, and nothing is reported to
+// r.problems: the caller adds the problems in discovery order.
+func (r *run) readVersions(d *discovery.Result) []*pendingVersion {
+	var out []*pendingVersion
+	for _, g := range d.Groups {
+		for _, v := range g.Versions {
+			pv := &pendingVersion{g: g, v: v, problems: &diag.List{}}
+			if g.Config.EmptyPartialSchema.Disabled {
+				pv.skipped = fmt.Sprintf("emptyPartialSchema is disabled in %s", r.rel(g.ConfigFile))
+			}
+			out = append(out, pv)
+		}
+	}
+	r.checkPackages(out)
+	workers.Each(len(out), func(i int) {
+		if pv := out[i]; pv.skipped == "" {
+			own := *r
+			own.problems = pv.problems
+			pv.vr, pv.skipped = own.version(pv.g, pv.v)
+		}
+	})
+	type job struct {
+		pv *pendingVersion
+		n  int // the root type's index
+	}
+	var jobs []job
+	for _, pv := range out {
+		if pv.vr != nil {
+			pv.crds = make([]readCRD, len(pv.vr.roots))
+			for n := range pv.vr.roots {
+				jobs = append(jobs, job{pv, n})
+			}
+		}
+	}
+	workers.Each(len(jobs), func(i int) {
+		vr, n := jobs[i].pv.vr, jobs[i].n
+		crd, problems := r.crdWithOwnProblems(vr, vr.index, vr.roots[n])
+		if !crd.Failed && r.selected(vr, crd) {
+			crd.plan = r.planCRD(crd)
+		}
+		jobs[i].pv.crds[n] = readCRD{crd, problems}
+	})
+	return out
+}
+
+// checkPackages type-checks the root package of every version to read
+// (a no-op for the packages the pipeline checked before the stage), one
+// after the other as the checker takes them, and settles the file set
+// of the run: that of the first one.
+func (r *run) checkPackages(versions []*pendingVersion) {
+	for _, pv := range versions {
+		if pv.skipped != "" {
+			continue
+		}
+		if pkg := r.u.Root(pv.v.ImportPath); pkg != nil {
+			r.u.Checker.Check(pkg)
+			if r.fset == nil {
+				r.fset = pkg.Fset
+			}
+		}
+	}
+}
+
+// version checks one version package and finds its CRD root types. It
+// returns nil and a reason when the package is not processed.
 func (r *run) version(g *discovery.Group, v *discovery.Version) (*VersionResult, string) {
 	pkg := r.u.Root(v.ImportPath)
 	if pkg == nil {
 		r.problems.Add(diag.Errorf(r.rel(v.Dir), 0, "", "package %s is not part of the loaded packages", v.ImportPath))
 		return nil, "not loaded"
-	}
-	r.u.Checker.Check(pkg)
-	if r.fset == nil {
-		r.fset = pkg.Fset
 	}
 	if diags := goload.Diagnostics(pkg); len(diags) > 0 {
 		for _, d := range diags {
@@ -351,21 +442,25 @@ func (r *run) version(g *discovery.Group, v *discovery.Version) (*VersionResult,
 			"missing: a package processed by stage 1 needs +groupName=<group> in its doc.go"))
 		return nil, "no +groupName"
 	}
-
-	vr := &VersionResult{
+	return &VersionResult{
 		Group:        g,
 		Version:      v,
 		Name:         v.DirName(),
 		ManifestsDir: filepath.Join(v.Dir, ManifestsDirName),
 		SummaryFile:  filepath.Join(v.Dir, SummaryFileName),
-	}
-	for _, spec := range roots {
-		vr.CRDs = append(vr.CRDs, r.crdWithOwnProblems(vr, idx, spec))
-	}
+		index:        idx,
+		roots:        roots,
+	}, ""
+}
+
+// finish settles a version whose CRDs were read: their order and names,
+// then it writes them, removes stale CRD directories and writes the
+// summary.
+func (r *run) finish(vr *VersionResult) {
 	sort.SliceStable(vr.CRDs, func(i, j int) bool { return vr.CRDs[i].Kind < vr.CRDs[j].Kind })
 	r.checkDuplicateNames(vr)
 	for _, crd := range vr.CRDs {
-		crd.Untouched = r.only != nil && !r.only(v.Name(), crd.Kind)
+		crd.Untouched = !r.selected(vr, crd)
 		if !crd.Failed && !crd.Untouched {
 			r.writeCRD(crd)
 		}
@@ -377,7 +472,12 @@ func (r *run) version(g *discovery.Group, v *discovery.Version) (*VersionResult,
 	if !vr.Failed {
 		r.writeSummary(vr)
 	}
-	return vr, ""
+	vr.index, vr.roots = nil, nil
+}
+
+// selected says whether Input.Only selects the CRD for writing.
+func (r *run) selected(vr *VersionResult, crd *CRD) bool {
+	return r.only == nil || r.only(vr.Version.Name(), crd.Kind)
 }
 
 // checkDuplicateNames reports two root types of one package that name the

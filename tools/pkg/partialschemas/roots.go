@@ -286,13 +286,12 @@ func (r *run) crd(vr *VersionResult, idx *pkgIndex, spec *ast.TypeSpec) *CRD {
 
 // crdWithOwnProblems runs crd on a copy of r whose problems list holds the
 // CRD's problems only, so that an error of one CRD fails that CRD and not
-// its siblings, and then adds them to r's list.
-func (r *run) crdWithOwnProblems(vr *VersionResult, idx *pkgIndex, spec *ast.TypeSpec) *CRD {
+// its siblings, and returns them for the caller to add in CRD order.
+func (r *run) crdWithOwnProblems(vr *VersionResult, idx *pkgIndex, spec *ast.TypeSpec) (*CRD, []diag.Diagnostic) {
 	own := *r
 	own.problems = &diag.List{}
 	crd := own.crd(vr, idx, spec)
-	r.problems.Add(own.problems.Items()...)
-	return crd
+	return crd, own.problems.Items()
 }
 
 // keyValue splits one "<key>=<value>" item of a +kubebuilder:metadata
