@@ -213,28 +213,63 @@ type pkgDir struct {
 
 // packageDirs returns base and every directory below it that may hold a
 // package, parents first and in name order, reading each directory once.
+// The directories of one depth are read on every core: listing the tree
+// is most of what discovery does when a Memo serves the packages.
 func packageDirs(base string) ([]pkgDir, error) {
+	root := &dirNode{path: base}
+	for level := []*dirNode{root}; len(level) > 0; {
+		workers.Each(len(level), func(i int) { level[i].read(base) })
+		var next []*dirNode
+		for _, n := range level {
+			next = append(next, n.children...)
+		}
+		level = next
+	}
 	var dirs []pkgDir
-	var walk func(p string) error
-	walk = func(p string) error {
-		entries, err := os.ReadDir(p)
-		if err != nil {
-			return err
+	return dirs, root.flatten(&dirs)
+}
+
+// dirNode is a directory of the tree packageDirs lists.
+type dirNode struct {
+	path     string
+	entries  []os.DirEntry
+	err      error
+	module   bool // the root of another module: left out with its subtree
+	children []*dirNode
+}
+
+func (n *dirNode) read(base string) {
+	n.entries, n.err = os.ReadDir(n.path)
+	if n.err != nil {
+		return
+	}
+	if n.path != base && holdsModule(n.path, n.entries) {
+		n.module = true
+		return
+	}
+	for _, e := range n.entries {
+		if e.IsDir() && !skipName(e.Name()) {
+			n.children = append(n.children, &dirNode{path: filepath.Join(n.path, e.Name())})
 		}
-		if p != base && holdsModule(p, entries) {
-			return nil
-		}
-		dirs = append(dirs, pkgDir{path: p, entries: entries})
-		for _, e := range entries {
-			if e.IsDir() && !skipName(e.Name()) {
-				if err := walk(filepath.Join(p, e.Name())); err != nil {
-					return err
-				}
-			}
-		}
+	}
+}
+
+// flatten appends n and its subtree to dirs, parents first, and returns
+// the first error in that order.
+func (n *dirNode) flatten(dirs *[]pkgDir) error {
+	if n.err != nil {
+		return n.err
+	}
+	if n.module {
 		return nil
 	}
-	return dirs, walk(base)
+	*dirs = append(*dirs, pkgDir{path: n.path, entries: n.entries})
+	for _, c := range n.children {
+		if err := c.flatten(dirs); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // parsePackages runs parsePackage on every directory (through memo when
