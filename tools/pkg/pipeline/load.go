@@ -157,6 +157,10 @@ func (l *Loaded) CheckMarkers() (*Checked, error) {
 		return &Checked{l}, nil
 	}
 	r.timed("strict-markers", func() error {
+		// The payload directory is read while the marker lines are
+		// checked: only their gate names need it.
+		scanned := make(chan *strictmarkers.Scanned, 1)
+		go func() { scanned <- strictmarkers.Scan(l.Universe) }()
 		in := strictmarkers.Input{Universe: l.Universe, PayloadDir: r.Options.PayloadDir}
 		if d, err := r.Payload(); err == nil {
 			for _, g := range d.Gates() {
@@ -171,7 +175,7 @@ func (l *Loaded) CheckMarkers() (*Checked, error) {
 			}
 		}
 		found := &diag.List{}
-		strictmarkers.Check(in, found)
+		(<-scanned).Report(in, found)
 		found.MarkStrict()
 		r.Problems.Add(found.Items()...)
 		return nil

@@ -53,21 +53,56 @@ type Input struct {
 }
 
 // Check scans the comments of every root package and adds its findings to
-// problems.
+// problems: Scan, then Scanned.Report.
 func Check(in Input, problems *diag.List) {
+	Scan(in.Universe).Report(in, problems)
+}
+
+// Scanned are the marker lines of the root packages of a universe with
+// what strict mode finds in each of them without the payload FeatureGate
+// manifests: Scan needs no payload, so a caller may read it meanwhile.
+type Scanned struct {
+	lines []scannedLine
+}
+
+// scannedLine is one marker line, its findings, and its parsed value when
+// it parsed (for the gate names Report checks).
+type scannedLine struct {
+	markerLine
+	problems []diag.Diagnostic
+	value    any
+}
+
+// Scan reads the marker lines of every root package of u and checks each
+// one but for its FeatureGate names.
+func Scan(u *goload.Universe) *Scanned {
+	s := &Scanned{}
+	names := definitionNames(u.Registry)
+	for _, pkg := range u.Roots {
+		pkg.NeedSyntax()
+		for _, f := range pkg.Syntax {
+			for _, cg := range f.Comments {
+				for _, line := range commentLines(u.Fset, cg) {
+					s.lines = append(s.lines, checkLine(u.Registry, line, names))
+				}
+			}
+		}
+	}
+	return s
+}
+
+// Report adds the findings of every scanned line to problems, in line
+// order, each line's followed by the FeatureGate names of its marker that
+// in.KnownGates lacks (in.Universe is not read).
+func (s *Scanned) Report(in Input, problems *diag.List) {
 	known := map[string]bool{}
 	for _, g := range in.KnownGates {
 		known[g] = true
 	}
-	names := definitionNames(in.Universe.Registry)
-	for _, pkg := range in.Universe.Roots {
-		pkg.NeedSyntax()
-		for _, f := range pkg.Syntax {
-			for _, cg := range f.Comments {
-				for _, line := range commentLines(in.Universe.Fset, cg) {
-					checkLine(in, pkg, line, names, known, problems)
-				}
-			}
+	for _, l := range s.lines {
+		problems.Add(l.problems...)
+		if l.value != nil && len(in.KnownGates) > 0 {
+			checkGates(in, l.markerLine, l.value, known, problems)
 		}
 	}
 }
@@ -104,49 +139,52 @@ func commentLines(fset *token.FileSet, cg *ast.CommentGroup) []markerLine {
 
 var targets = []markers.TargetType{markers.DescribesField, markers.DescribesType, markers.DescribesPackage}
 
-func checkLine(in Input, pkg *loader.Package, l markerLine, names []string, known map[string]bool, problems *diag.List) {
+// checkLine checks a marker line but for its gate names.
+func checkLine(reg *markers.Registry, l markerLine, names []string) scannedLine {
+	out := scannedLine{markerLine: l}
+	report := func(format string, args ...any) {
+		out.problems = append(out.problems, diag.Errorf(l.file, l.line, l.text, format, args...))
+	}
 	name := markerName(l.text)
 	for _, legacy := range legacyFeatureSet {
 		if name == legacy || strings.HasPrefix(name, legacy+":") {
-			problems.Add(diag.Errorf(l.file, l.line, l.text,
-				"legacy FeatureSet markers are not supported; gate the field with +openshift:enable:FeatureGate or use the FeatureGateAware markers"))
-			return
+			report("legacy FeatureSet markers are not supported; gate the field with +openshift:enable:FeatureGate or use the FeatureGateAware markers")
+			return out
 		}
 	}
 	for _, other := range otherGenerators {
 		if name == other || strings.HasPrefix(name, other+":") {
-			return
+			return out
 		}
 	}
 	var def *markers.Definition
 	for _, t := range targets {
-		if def = in.Universe.Registry.Lookup(l.text, t); def != nil {
+		if def = reg.Lookup(l.text, t); def != nil {
 			break
 		}
 	}
 	if def == nil {
 		msg := "is not a marker any stage understands, so it is silently ignored"
 		if strings.HasSuffix(name, ":") {
-			problems.Add(diag.Errorf(l.file, l.line, l.text, "is an incomplete marker name (it ends with ':'), so it is silently ignored"))
-			return
+			report("is an incomplete marker name (it ends with ':'), so it is silently ignored")
+			return out
 		}
 		if s := suggestMarker(name, names); s != "" {
 			msg += fmt.Sprintf("; did you mean +%s?", s)
 		}
-		problems.Add(diag.Errorf(l.file, l.line, l.text, "%s", msg))
-		return
+		report("%s", msg)
+		return out
 	}
 	value, err := def.Parse(l.text)
 	if err != nil {
-		problems.Add(diag.Errorf(l.file, l.line, l.text, "%s", argumentHint(def, err)))
-		return
+		report("%s", argumentHint(def, err))
+		return out
 	}
 	for _, p := range argumentProblems(def, l.text, value) {
-		problems.Add(diag.Errorf(l.file, l.line, l.text, "%s", p))
+		report("%s", p)
 	}
-	if known != nil && len(in.KnownGates) > 0 {
-		checkGates(in, l, value, known, problems)
-	}
+	out.value = value
+	return out
 }
 
 // sameNamespace keeps the names that share name's first segment

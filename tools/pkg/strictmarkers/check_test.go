@@ -155,3 +155,31 @@ func TestArgumentHint(t *testing.T) {
 		}
 	}
 }
+
+// TestScanThenReport checks that the scan needs no gate list: one Scan
+// reported with the payload's gates finds the unknown gate, reported with
+// none (no payload) finds every other problem and no gate.
+func TestScanThenReport(t *testing.T) {
+	dir := testtree.Write(t, map[string]string{"v1/types.go": typesGo})
+	importPath := "github.com/gatedcrd/gatedcrd/tools/pkg/strictmarkers/testdata/" + filepath.Base(dir) + "/v1"
+	u, err := goload.Load(dir, []string{importPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Scan(u)
+	count := func(gates []string) (all, unknownGates int) {
+		var problems diag.List
+		s.Report(Input{KnownGates: gates, PayloadDir: "payload"}, &problems)
+		for _, d := range problems.Items() {
+			if strings.Contains(d.Message, "is not listed in the payload") {
+				unknownGates++
+			}
+		}
+		return len(problems.Items()), unknownGates
+	}
+	withGates, unknown := count([]string{"Example"})
+	withoutGates, none := count(nil)
+	if unknown != 1 || none != 0 || withGates != withoutGates+1 {
+		t.Errorf("with gates: %d findings, %d unknown gates; without: %d findings, %d unknown gates", withGates, unknown, withoutGates, none)
+	}
+}
