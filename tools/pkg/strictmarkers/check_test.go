@@ -57,12 +57,7 @@ type Widget struct {
 `
 
 func TestCheck(t *testing.T) {
-	dir := testtree.Write(t, map[string]string{"v1/types.go": typesGo})
-	importPath := "github.com/gatedcrd/gatedcrd/tools/pkg/strictmarkers/testdata/" + filepath.Base(dir) + "/v1"
-	u, err := goload.Load(dir, []string{importPath})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, u := loadTypes(t)
 	var problems diag.List
 	Check(Input{Universe: u, KnownGates: []string{"Example", "Example2", "OtherGate"}, PayloadDir: "payload"}, &problems)
 	var got []string
@@ -160,12 +155,7 @@ func TestArgumentHint(t *testing.T) {
 // reported with the payload's gates finds the unknown gate, reported with
 // none (no payload) finds every other problem and no gate.
 func TestScanThenReport(t *testing.T) {
-	dir := testtree.Write(t, map[string]string{"v1/types.go": typesGo})
-	importPath := "github.com/gatedcrd/gatedcrd/tools/pkg/strictmarkers/testdata/" + filepath.Base(dir) + "/v1"
-	u, err := goload.Load(dir, []string{importPath})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, u := loadTypes(t)
 	s := Scan(u)
 	count := func(gates []string) (all, unknownGates int) {
 		var problems diag.List
@@ -182,4 +172,16 @@ func TestScanThenReport(t *testing.T) {
 	if unknown != 1 || none != 0 || withGates != withoutGates+1 {
 		t.Errorf("with gates: %d findings, %d unknown gates; without: %d findings, %d unknown gates", withGates, unknown, withoutGates, none)
 	}
+}
+
+// loadTypes loads typesGo as package v1 of a tree of its own.
+func loadTypes(t *testing.T) (string, *goload.Universe) {
+	t.Helper()
+	dir := testtree.Write(t, map[string]string{"v1/types.go": typesGo})
+	importPath := "github.com/gatedcrd/gatedcrd/tools/pkg/strictmarkers/testdata/" + filepath.Base(dir) + "/v1"
+	u, err := goload.Load(dir, []string{importPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, u
 }
