@@ -4,13 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"path/filepath"
 	"strings"
 
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
-	"github.com/gatedcrd/gatedcrd/features/crdvariant"
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
 	fgpayload "github.com/gatedcrd/gatedcrd/features/payload"
 	"github.com/gatedcrd/gatedcrd/internal/workers"
@@ -195,7 +193,17 @@ func Run(in Input) (*Result, error) {
 		}
 	}
 
-	workers.Each(len(jobs), func(i int) { jobs[i].run(crdType, pl, reader) })
+	// The jobs hand the rendering of their files to the same workers, so
+	// that a CRD merged early has its files rendered while a larger one
+	// is still merging.
+	bg := workers.NewBackground()
+	for _, j := range jobs {
+		bg.Go(func() { j.run(crdType, pl, reader, bg) })
+	}
+	bg.Wait()
+	for _, j := range jobs {
+		j.finish()
+	}
 
 	if in.inspect != nil {
 		in.inspect(jobs)
@@ -237,6 +245,9 @@ type output struct {
 	data []byte
 	// crd identifies the merged CRD the file holds (record.data).
 	crd int
+	// problem, when set, is why the file cannot be written; it and the
+	// files after it are dropped (finish).
+	problem *diag.Diagnostic
 }
 
 // crdJob is the work for one CRD.
@@ -330,9 +341,9 @@ func (cm *crdMerge) result(seq []int) *mergedSet {
 	return s
 }
 
-// run reads the CRD's manifests, merges them for every tuple and decides
-// the CRD's files.
-func (j *crdJob) run(crdType typed.ParseableType, pl *payload, r *inputReader) {
+// run reads the CRD's manifests, merges them for every tuple, decides the
+// CRD's files and has them rendered on bg.
+func (j *crdJob) run(crdType typed.ParseableType, pl *payload, r *inputReader, bg *workers.Background) {
 	c, rep := j.inputs, j.rep
 	r.read(c, rep)
 	j.result.Manifests = len(c.generated) + len(c.overrides)
@@ -390,82 +401,7 @@ func (j *crdJob) run(crdType typed.ParseableType, pl *payload, r *inputReader) {
 		return
 	}
 	j.records = records
-	j.emit(cm, records, pl, first.pattern, r.rules)
-}
-
-// emit decides the CRD's files and serialises them.
-func (j *crdJob) emit(cm *crdMerge, records []record, pl *payload, pattern filePattern, rules *eraRules) {
-	files := rules.decide(records, pl, func(id int) bool {
-		_, ok := annotationsOf(cm.datas[id])[manifest.FeatureGatePassThrough]
-		return ok
-	})
-	// The files of one merged CRD differ in annotations only: they share
-	// everything else, which the renderer renders once.
-	var r manifest.Renderer
-	for _, f := range files {
-		obj := withOwnAnnotations(cm.datas[f.data])
-		if err := annotate(obj, f); err != nil {
-			j.rep.add(diag.Errorf(cm.file, 0, "metadata.annotations", "%v", err))
-			return
-		}
-		data, err := r.Marshal(obj)
-		if err != nil {
-			j.rep.add(diag.Errorf(cm.file, 0, "", "cannot serialise the merged CRD: %v", err))
-			return
-		}
-		name := pattern.name(f.components)
-		j.outputs = append(j.outputs, output{name: name, obj: obj, data: data, crd: f.data})
-		j.result.Files = append(j.result.Files, name)
-	}
-}
-
-// withOwnAnnotations returns a copy of obj that shares everything but
-// metadata and its annotations, for annotate to change.
-func withOwnAnnotations(obj map[string]any) map[string]any {
-	out := maps.Clone(obj)
-	if meta, ok := obj["metadata"].(map[string]any); ok {
-		meta = maps.Clone(meta)
-		if ann, ok := meta["annotations"].(map[string]any); ok {
-			meta["annotations"] = maps.Clone(ann)
-		}
-		out["metadata"] = meta
-	}
-	return out
-}
-
-// annotate gives an output its profile, version and feature-set
-// annotations (SPEC §5.8 step 5) through the one writer of them, and drops
-// the feature-gate annotation unless the decision kept it. A kept value
-// that is not a list of gate names is an error.
-func annotate(obj map[string]any, f outputFile) error {
-	meta, _ := obj["metadata"].(map[string]any)
-	if meta == nil {
-		meta = map[string]any{}
-		obj["metadata"] = meta
-	}
-	ann, _ := meta["annotations"].(map[string]any)
-	if ann == nil {
-		ann = map[string]any{}
-	}
-	a := crdvariant.Annotations{Versions: f.versions}
-	for _, p := range f.profiles {
-		a.Profiles = append(a.Profiles, clusterProfiles[p])
-	}
-	for _, fs := range f.featureSets {
-		a.FeatureSets = append(a.FeatureSets, featuregate.FeatureSetName(fs))
-	}
-	if raw, ok := ann[crdvariant.FeatureGateAnnotation]; ok && f.keepFeatureGate {
-		gates, err := crdvariant.ParseGates(stringOf(raw))
-		if err != nil {
-			return err
-		}
-		a.Gates = gates
-	}
-	a.Write(ann)
-	if len(ann) > 0 {
-		meta["annotations"] = ann
-	}
-	return nil
+	j.emit(cm, records, pl, first.pattern, r.rules, bg)
 }
 
 // write records the outputs and doc.go of a version directory in the tree
