@@ -106,8 +106,8 @@ func annotationsOf(obj map[string]any) map[string]any {
 	return ann
 }
 
-// deepCopy copies a generic JSON-like value so that later edits of the
-// copy cannot reach values shared with the inputs of a merge.
+// deepCopy copies a generic JSON-like value, so that removing parts of
+// the copy (fitErrors) leaves the original alone.
 func deepCopy(v any) any {
 	switch x := v.(type) {
 	case map[string]any:

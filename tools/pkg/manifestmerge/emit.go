@@ -79,7 +79,8 @@ func (j *crdJob) finish() {
 }
 
 // withOwnAnnotations returns a copy of obj that shares everything but
-// metadata and its annotations, for annotate to change.
+// its top level, metadata and annotations, for cleanUp and annotate to
+// change.
 func withOwnAnnotations(obj map[string]any) map[string]any {
 	out := maps.Clone(obj)
 	if meta, ok := obj["metadata"].(map[string]any); ok {

@@ -3,12 +3,15 @@ package manifestmerge
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
 // TestUnwritableMergedCRDFailsItsDirectory: a merged CRD the YAML library
@@ -53,5 +56,58 @@ func TestFinishKeepsTheFilesBeforeTheFirstProblem(t *testing.T) {
 	}
 	if items := list.Items(); len(items) != 1 || items[0].Message != "first problem" || !j.rep.failed {
 		t.Errorf("reported %v (failed %v), want the first problem alone", items, j.rep.failed)
+	}
+}
+
+// TestRunLeavesTheHandedManifestsAlone: the merged CRDs share what they
+// can with the manifests merged, but cleaning them up and annotating the
+// files changes none of those (the steps after the merge read them).
+func TestRunLeavesTheHandedManifestsAlone(t *testing.T) {
+	files := map[string]string{
+		widgetsGated + "AAA_ungated.yaml": crdSource(gated([]string{""}, fileNameAnnotations...), []string{"name"}, nil),
+		widgetsGated + "Example.yaml":     crdSource(gated([]string{"Example"}, fileNameAnnotations...), []string{"name", "a"}, nil),
+		widgetsGated + "Example2.yaml":    crdSource(gated([]string{"Example2"}, fileNameAnnotations...), []string{"name", "b"}, nil),
+	}
+	base := testtree.Write(t, files)
+	var handed []*manifest.File
+	var before []any
+	for rel, content := range files {
+		f := manifest.ParseFile(filepath.Join(base, rel), []byte(content))
+		handed = append(handed, f)
+		before = append(before, deepCopy(f.Object))
+	}
+	problems := &diag.List{}
+	if _, err := Run(Input{Discovery: discoveryFor(base, exampleGroup), Tree: tree.New(), Problems: problems, Payload: examplePayload(), Files: handed}); err != nil || problems.HasErrors() {
+		t.Fatalf("Run: %v %v", err, problems.Err())
+	}
+	for i, f := range handed {
+		if !reflect.DeepEqual(any(f.Object), before[i]) {
+			t.Errorf("%s changed", f.Path)
+		}
+	}
+}
+
+// TestCleaningUpLeavesLaterMergesAlone: a merged CRD is cleaned up in a
+// copy, not in the merge state that longer sequences start from. One
+// override removes annotation k ("k-"), one for SelfManagedHA sets k:
+// SelfManagedHA, applying both, must not keep k because Hypershift's
+// tuples, applying the first alone, were cleaned up before (both profiles
+// are one CRD then).
+func TestCleaningUpLeavesLaterMergesAlone(t *testing.T) {
+	const override = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.openshift.io\n  annotations:\n"
+	base := testtree.Write(t, map[string]string{
+		widgetsGated + "AAA_ungated.yaml": crdSource(gated([]string{""}), []string{"name"}, nil),
+		widgetsOverrides + "A_drop.yaml":  override + "    example.test/k-: \"\"\n",
+		widgetsOverrides + "B_set.yaml":   override + "    include.release.openshift.io/self-managed-high-availability: \"true\"\n    example.test/k: v\n",
+	})
+	run := mustRun(t, base, discoveryFor(base, exampleGroup), examplePayload())
+	for _, name := range run.result.Versions[0].CRDs[0].Files {
+		data, err := os.ReadFile(filepath.Join(base, widgetsOutputs, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), "example.test/k") {
+			t.Errorf("%s keeps annotation k:\n%s", name, data)
+		}
 	}
 }

@@ -321,7 +321,10 @@ func (cm *crdMerge) result(seq []int) *mergedSet {
 		s.failed = true
 		return s
 	}
-	obj, _ := deepCopy(value.AsValue().Unstructured()).(map[string]any)
+	// cleanUp changes the top level and metadata alone: the rest is shared
+	// with the merge's inputs and its other results, which nothing changes.
+	merged, _ := value.AsValue().Unstructured().(map[string]any)
+	obj := withOwnAnnotations(merged)
 	cm.checkDropped(seq, obj)
 	s.pattern, s.named = patternOf(obj) // before cleanUp drops the file-name annotations
 	cleanUp(obj)
