@@ -78,21 +78,32 @@ func (r *run) index(pkg *loader.Package) *pkgIndex {
 	return e.idx
 }
 
-// buildIndex indexes pkg.
+// buildIndex indexes pkg: the collector's values and the raw marker
+// lines on goroutines of their own while this one indexes the
+// declarations (all three only read the syntax), so that the index of a
+// large package (config/v1 of openshift/api) holds up the CRDs waiting
+// for it less.
 func (r *run) buildIndex(pkg *loader.Package) *pkgIndex {
-	idx := &pkgIndex{
-		pkg:     pkg,
-		raw:     r.u.MarkerLines(pkg),
-		specAt:  map[token.Pos]*ast.TypeSpec{},
-		fieldAt: map[token.Pos]*ast.Field{},
-	}
-	values, err := r.u.Collector.MarkersInPackage(pkg)
+	idx := &pkgIndex{pkg: pkg}
+	var err error
+	var wg sync.WaitGroup
+	wg.Go(func() { idx.raw = r.u.MarkerLines(pkg) })
+	wg.Go(func() { idx.values, err = r.u.Collector.MarkersInPackage(pkg) })
+	idx.indexDecls()
+	wg.Wait()
 	if err != nil {
 		idx.failed = true
 		idx.problems = r.markerErrors(pkg, err)
 	}
-	idx.values = values
-	for _, file := range pkg.Syntax {
+	return idx
+}
+
+// indexDecls indexes the type declarations and struct fields of the
+// package's syntax.
+func (idx *pkgIndex) indexDecls() {
+	idx.specAt = map[token.Pos]*ast.TypeSpec{}
+	idx.fieldAt = map[token.Pos]*ast.Field{}
+	for _, file := range idx.pkg.Syntax {
 		for _, decl := range file.Decls {
 			gd, ok := decl.(*ast.GenDecl)
 			if !ok || gd.Tok != token.TYPE {
@@ -123,7 +134,6 @@ func (r *run) buildIndex(pkg *loader.Package) *pkgIndex {
 			return true
 		})
 	}
-	return idx
 }
 
 // embeddedName returns the identifier go/types positions an embedded field
