@@ -18,9 +18,11 @@ import (
 // A fingerprint identifies what of a parsed CRD manifest the server's
 // verdict can depend on, blind to the text of schema descriptions.
 //
-// The server's CRD validation (1.30 to 1.37) reads a schema's description
-// in one place only: inside allOf, anyOf, oneOf and not it must be empty
-// ("must be empty to be structural"), and no finding quotes it. It also
+// The server's CRD validation (1.30 to 1.37) looks at a schema's
+// description in two places only, and only at whether it is empty: inside
+// allOf, anyOf, oneOf and not it must be ("must be empty to be
+// structural"), and so must the root's metadata schema (which may only
+// list name and generateName); no finding quotes it. It also
 // compares whole schemas: versions with equal schemas are hoisted into
 // spec.validation when decoded, and a version whose schema equals the
 // previous manifest's is exempt from the per-expression cost limit. So

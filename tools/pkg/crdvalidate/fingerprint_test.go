@@ -131,7 +131,20 @@ func TestVerdictsBlindToDescriptionText(t *testing.T) {
 		{name: "a default's description field", data: withColumn(crd(edit(described, "a default value", "another default value")), "The name."), calls: 1, finding: broken},
 		{name: "externalDocs description", data: withColumn(crd(edit(described, "More about names.", "Names.")), "The name."), calls: 1, finding: broken},
 		{name: "printer column description", data: withColumn(crd(described), "The thing's name."), calls: 1, finding: broken},
+		{name: "metadata described", data: withMetadata(base, "Standard metadata."), calls: 1, finding: onlyNames},
+		{name: "metadata reworded", data: withMetadata(base, "The object's metadata."), finding: onlyNames},
 	})
+}
+
+// onlyNames is the server's finding on a root metadata schema that says
+// more than name and generateName.
+const onlyNames = "must not specify anything other than name and generateName"
+
+// withMetadata adds a schema of metadata with a description at the root of
+// a manifest made by crd.
+func withMetadata(data []byte, description string) []byte {
+	metadata := "          metadata:\n            type: object\n            description: " + description + "\n"
+	return []byte(strings.Replace(string(data), "        properties:\n          spec:\n", "        properties:\n"+metadata+"          spec:\n", 1))
 }
 
 // twoVersions is a CRD with versions v1 and v2 of the given spec schemas
