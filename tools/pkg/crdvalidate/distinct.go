@@ -67,12 +67,7 @@ func (in Input) checkDistinct(files []toCheck) ([]checked, int) {
 	}
 	workers.Each(len(distinct), func(n int) {
 		i := distinct[n]
-		data, err := files[i].content()
-		if err != nil {
-			results[i].err = err
-			return
-		}
-		in.check(&results[i], data, previous[i], keys[i])
+		in.check(&results[i], files[i], previous[i], keys[i])
 	})
 	for i := range files {
 		if j := first[i]; j >= 0 && j != i {

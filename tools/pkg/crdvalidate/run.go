@@ -197,15 +197,19 @@ func (in Input) manifests() []toCheck {
 
 // check validates one file's content into c (its obj already parsed)
 // and, when asked, estimates its costs. previous is its committed content,
-// or nil; key names the verdict in Input.Verdicts (requestKeys).
-func (in Input) check(c *checked, data, previous []byte, key string) {
-	r := admission.Request{Data: data, Previous: previous, Costs: in.CostTop > 0}
+// or nil; key names the verdict in Input.Verdicts (requestKeys), which
+// spares encoding the file when it has it.
+func (in Input) check(c *checked, f toCheck, previous []byte, key string) {
+	request := func() (admission.Request, error) {
+		data, err := f.content()
+		return admission.Request{Data: data, Previous: previous, Costs: in.CostTop > 0}, err
+	}
 	var out admission.Outcome
 	var err error
 	if cache, ok := in.Server.(*cached); ok {
-		out, err = cache.validate(r, key)
+		out, err = cache.validate(key, request)
 	} else {
-		out, err = in.Server.Validate(r)
+		out, err = validateWith(in.Server, request)
 	}
 	if err != nil {
 		c.err = err

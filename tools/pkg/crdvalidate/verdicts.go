@@ -66,19 +66,20 @@ func (v *Verdicts) wrap(server Server) Server {
 
 // Validate answers r from the entry named after its exact bytes.
 func (c *cached) Validate(r admission.Request) (admission.Outcome, error) {
-	return c.validate(r, requestKey(r))
+	return c.validate(requestKey(r), func() (admission.Request, error) { return r, nil })
 }
 
-// validate answers r from the entry key names, or from the server, then
-// recording the outcome there.
-func (c *cached) validate(r admission.Request, key string) (admission.Outcome, error) {
+// validate answers from the entry key names, or else asks the server the
+// request made by request (only then: making it costs) and records the
+// outcome there.
+func (c *cached) validate(key string, request func() (admission.Request, error)) (admission.Outcome, error) {
 	path := filepath.Join(c.dir, key+".json")
 	var out admission.Outcome
 	if data, err := os.ReadFile(path); err == nil && json.Unmarshal(data, &out) == nil && (out.Verdict != nil || out.Error != "") {
 		c.hits.Add(1)
 		return out, nil
 	}
-	out, err := c.server.Validate(r)
+	out, err := validateWith(c.server, request)
 	if err != nil {
 		return out, err
 	}
@@ -87,6 +88,15 @@ func (c *cached) validate(r admission.Request, key string) (admission.Outcome, e
 		writeAtomic(path, data)
 	}
 	return out, nil
+}
+
+// validateWith asks server the request made by request.
+func validateWith(server Server, request func() (admission.Request, error)) (admission.Outcome, error) {
+	r, err := request()
+	if err != nil {
+		return admission.Outcome{}, err
+	}
+	return server.Validate(r)
 }
 
 // requestKey hashes what decides an outcome besides the server.
