@@ -72,6 +72,15 @@
 // root type of the package; it is empty for a processed package without
 // root types.
 //
+// The stage reads before it writes: first every version package (its
+// checks, its index, its root types), then every CRD (markers, type walk,
+// and for a CRD it writes, the comparison of each partial manifest with
+// the existing file), each on every core; then, one version after the
+// other in discovery order, it writes. Each CRD reports to a list of its
+// own, added to the run's in root type order, so the problems and files
+// are those of a reading on one core. A package's index is built once,
+// by the first CRD that needs it, while the others wait.
+//
 // A CRD with an error gets no writes; a version with an error gets no
 // summary and no stale-directory cleanup. Every problem goes to the run's
 // diag.List with file, line, marker and what is wrong; Run itself only

@@ -31,7 +31,7 @@ func (f *existingFile) load(t *tree.Tree, memo *manifest.Memo, path string) {
 }
 
 // Prefetch reads and parses the existing partial manifests on every core
-// while the stage walks types and markers on its own goroutine, or, when
+// while the stage walks types and markers, or, when
 // the caller starts it (StartPrefetch), while the Go packages load: on a
 // tree whose manifests hold their schemas, parsing them is most of stage
 // 1's work, and it needs nothing the walk finds. The stage only ever reads
