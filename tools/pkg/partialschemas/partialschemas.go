@@ -1,6 +1,7 @@
 package partialschemas
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -354,6 +355,12 @@ func (r *run) readVersions(d *discovery.Result) []*pendingVersion {
 			}
 		}
 	}
+	// The CRDs to write take longest (their partial manifests are read and
+	// compared too): start them first, so that the others fill the cores
+	// around them rather than after them.
+	slices.SortStableFunc(jobs, func(a, b job) int {
+		return cmp.Compare(r.writes(b.pv.vr, b.n), r.writes(a.pv.vr, a.n))
+	})
 	workers.Each(len(jobs), func(i int) {
 		vr, n := jobs[i].pv.vr, jobs[i].n
 		crd, problems := r.crdWithOwnProblems(vr, vr.index, vr.roots[n])
@@ -473,6 +480,15 @@ func (r *run) finish(vr *VersionResult) {
 		r.writeSummary(vr)
 	}
 	vr.index, vr.roots = nil, nil
+}
+
+// writes is 1 when Input.Only selects the root type n of vr for writing,
+// else 0.
+func (r *run) writes(vr *VersionResult, n int) int {
+	if r.only == nil || r.only(vr.Version.Name(), vr.roots[n].Name.Name) {
+		return 1
+	}
+	return 0
 }
 
 // selected says whether Input.Only selects the CRD for writing.
