@@ -10,6 +10,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -185,13 +186,20 @@ type digester struct {
 // flushAt is the size of the buffer written to the hash at once.
 const flushAt = 32 << 10
 
+// buffers are digesters' buffers, kept between digests.
+var buffers = sync.Pool{New: func() any { b := make([]byte, 0, flushAt); return &b }}
+
 func newDigester() *digester {
-	return &digester{h: sha256.New(), buf: make([]byte, 0, 1024)}
+	return &digester{h: sha256.New(), buf: *buffers.Get().(*[]byte)}
 }
 
+// sum ends the digest.
 func (d *digester) sum() (sum [32]byte) {
 	d.flush()
 	d.h.Sum(sum[:0])
+	buf := d.buf[:0]
+	buffers.Put(&buf)
+	d.buf = nil
 	return sum
 }
 
@@ -271,17 +279,19 @@ func (d *digester) tag(t byte, n int) {
 
 func (d *digester) text(t byte, s string) {
 	d.tag(t, len(s))
-	if len(s) >= flushAt {
+	if len(d.buf)+len(s) > cap(d.buf) {
 		d.flush()
+	}
+	if len(s) > cap(d.buf) {
 		io.WriteString(d.h, s)
 		return
 	}
 	d.buf = append(d.buf, s...)
-	d.maybeFlush()
 }
 
+// maybeFlush keeps room for a tag or number in the buffer.
 func (d *digester) maybeFlush() {
-	if len(d.buf) >= flushAt {
+	if len(d.buf) > cap(d.buf)-32 {
 		d.flush()
 	}
 }
