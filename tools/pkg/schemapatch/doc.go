@@ -41,9 +41,14 @@
 // generation) built on the shared Collector and TypeChecker. Generations run
 // on one goroutine, because loaded packages are not safe for concurrent
 // use, gate set by gate set, each generation's parser dropped once its
-// manifests have their schemas. The partial manifests stage 1 handed over
-// get theirs while the other files are parsed on every core; the final
-// serialisation runs in parallel.
+// manifests have their schemas. Only flattening the references of a
+// schema touches the parser; folding its embedded fields (upstream's
+// FlattenEmbedded, which deep-copies the schema and edits the copy) and
+// converting it to a generic map run in the background meanwhile, the
+// errors they find added to the package afterwards on the generation's
+// goroutine. The partial manifests stage 1 handed over get theirs while
+// the other files are parsed on every core; the final serialisation runs
+// in parallel.
 //
 // Each package is indexed once per run (upstream's NeedPackage on a parser
 // of the run's own, known-type overrides included: the types' markers and

@@ -1,6 +1,7 @@
 package schemapatch
 
 import (
+	"errors"
 	"go/ast"
 	"go/types"
 	"maps"
@@ -33,7 +34,10 @@ const metav1Path = "k8s.io/apimachinery/pkg/apis/meta/v1"
 type generation struct {
 	gates  markerdefs.GateSet
 	parser *crd.Parser
-	univ   *universe
+	// flattener flattens the references of the parser's schemas, as the
+	// parser's own would in NeedFlattenedSchemaFor (see converter).
+	flattener *crd.Flattener
+	univ      *universe
 	// indexed lists the packages the parser indexed, in indexing order.
 	indexed []*loader.Package
 	// schemas caches the schema of each kind type, ready to be written.
@@ -54,6 +58,9 @@ type kindSchema struct {
 	schema map[string]any
 	// err is set when the schema cannot be converted.
 	err error
+	// embedErrors are the errors folding the embedded fields reported,
+	// for converter.wait to add to the package.
+	embedErrors []error
 }
 
 // universe is what Run derives once from the loaded packages and shares
@@ -186,6 +193,7 @@ func (g *generation) open() {
 	}
 	p := &crd.Parser{Collector: g.univ.goload.Collector, Checker: g.univ.goload.Checker}
 	crd.AddKnownTypes(p)
+	g.flattener = &crd.Flattener{Parser: p}
 	paths := slices.Collect(maps.Keys(p.PackageOverrides))
 	for _, pkg := range g.univ.closure {
 		paths = append(paths, loader.NonVendorPath(pkg.PkgPath))
@@ -329,29 +337,32 @@ func (g *generation) report(pkg *loader.Package, node ast.Node, problems []marke
 
 // schemaFor returns the schema of the kind type id, generating it on first
 // use: the flattened schema with properties.metadata reduced to
-// {type: object}, converted to a generic map ready for serialisation by
-// the universe's converter, in the background.
+// {type: object}, converted to a generic map ready for serialisation.
+// This goroutine flattens the references, the universe's converter does
+// the rest in the background (see converter).
 func (g *generation) schemaFor(id crd.TypeIdent) *kindSchema {
 	if s, ok := g.schemas[id]; ok {
 		return s
 	}
-	g.parser.NeedFlattenedSchemaFor(id)
-	g.share()
-	// The flattened schema is the parser's own (and no other kind's): a
-	// shallow copy with its own properties map is enough to reduce the
-	// metadata without touching it.
-	schema := g.parser.FlattenedSchemata[id]
-	if g.univ.legacyEnums {
-		schema, _ = legacyEnums(g.parser, id, schema)
-	}
-	if _, ok := schema.Properties["metadata"]; ok {
-		schema.Properties = maps.Clone(schema.Properties)
-		schema.Properties["metadata"] = apiextensionsv1.JSONSchemaProps{Type: "object"}
-	}
 	s := &kindSchema{id: id}
-	g.univ.converter.start(s, schema)
 	g.schemas[id] = s
 	g.generated++
+	g.parser.NeedSchemaFor(id)
+	partial := g.flattener.FlattenType(id)
+	g.share()
+	switch {
+	case partial == nil:
+		// The flattener recorded why on the package, which fails the
+		// generation.
+		s.err = errors.New("no schema could be flattened")
+	case g.univ.legacyEnums:
+		// legacyEnums reads the parser, which the next schema changes:
+		// it runs here, on the embedded schema.
+		flat, _ := legacyEnums(g.parser, id, *crd.FlattenEmbedded(partial, id.Package))
+		g.univ.converter.start(s, flat)
+	default:
+		g.univ.converter.startEmbedding(s, partial)
+	}
 	return s
 }
 
@@ -376,7 +387,7 @@ func (gr *generator) converted() {
 // kindSchema maps the manifests point at) stays, and so does the cache of
 // kind schemas (pointers to those maps), for a gate set met again.
 func (g *generation) release() {
-	g.parser = nil
+	g.parser, g.flattener = nil, nil
 }
 
 // settle decides, once every generation ran, whether anything this
