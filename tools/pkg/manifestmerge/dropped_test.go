@@ -99,6 +99,8 @@ func TestSameJSONMatchesTheEncoding(t *testing.T) {
 		{"numbers of two types", int64(1), float64(1), false},
 		{"invalid UTF-8", "\xff", "\xfe", false},
 		{"invalid UTF-8 key", rule("\xff", "x"), rule("\xfe", "x"), false},
+		{"invalid UTF-8 key, other keys", rule("a", "x", "\xff", "y"), rule("b", "x", "\xfe", "y"), false},
+		{"other keys", rule("a", "x", "c", "y"), rule("b", "x", "c", "y"), true},
 		{"nil map", map[string]any(nil), map[string]any{}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -117,11 +119,12 @@ func TestSameJSONMatchesTheEncoding(t *testing.T) {
 	}
 }
 
-// TestDroppedAtLooksUpEachSite: a manifest's lists are found once and
-// looked up in the merged object: an item missing from the merged list is
-// lost, an item encoded alike is not, a node the merged object lacks loses
-// all of its items, and a version it lacks is not looked at.
-func TestDroppedAtLooksUpEachSite(t *testing.T) {
+// TestLostLooksUpEachPlace: a manifest's lists are found once and looked
+// up in the merged object: an item missing from the merged list is lost,
+// an item encoded alike is not, a node the merged object lacks loses all
+// of its items, and a version it lacks is not looked at. Two manifests'
+// lists at one place share its number and its lookup.
+func TestLostLooksUpEachPlace(t *testing.T) {
 	version := func(name string, spec map[string]any) map[string]any {
 		return map[string]any{"name": name, "schema": map[string]any{"properties": map[string]any{"spec": spec}}}
 	}
@@ -130,21 +133,34 @@ func TestDroppedAtLooksUpEachSite(t *testing.T) {
 		version("v2", map[string]any{"required": []any{"c"}}),
 		version("v3", map[string]any{"required": []any{"d"}}),
 	}}}
+	other := map[string]any{"spec": map[string]any{"versions": []any{
+		version("v1", map[string]any{"required": []any{"a", "e"}}),
+	}}}
 	merged := map[string]any{"spec": map[string]any{"versions": []any{
 		version("v1", map[string]any{"required": []any{"a"}, "x-kubernetes-validations": []any{map[string]any{"rule": "r1"}}}),
 		map[string]any{"name": "v2"},
 	}}}
-	pm := &partialManifest{plain: src}
-	var got []string
-	for _, d := range droppedAt(pm.listSites(), merged) {
-		got = append(got, strings.Join(d.path, ".")+"."+d.key+" "+encode(d.item))
+	var lp listPlaces
+	haves := map[int][][]any{}
+	lost := func(obj map[string]any) []string {
+		var got []string
+		for _, d := range lp.lost((&partialManifest{plain: obj}).listSites(&lp), merged, haves) {
+			got = append(got, strings.Join(d.path, ".")+"."+d.key+" "+encode(d.item))
+		}
+		slices.Sort(got)
+		return got
 	}
-	slices.Sort(got)
-	want := []string{
+	got, want := lost(src), []string{
 		`spec.versions[v1].schema.properties.spec.required "b"`,
 		`spec.versions[v2].schema.properties.spec.required "c"`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("lost items:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got, want := lost(other), []string{`spec.versions[v1].schema.properties.spec.required "e"`}; !slices.Equal(got, want) {
+		t.Errorf("lost items of the other manifest: %v, want %v", got, want)
+	}
+	if len(lp.places) != 4 || len(haves) != 4 {
+		t.Errorf("%d places, %d looked up; want the 4 places of the first manifest, which the other shares", len(lp.places), len(haves))
 	}
 }

@@ -286,8 +286,10 @@ type crdMerge struct {
 	ids   map[string]int
 	rep   *reporter
 	file  string // the CRD directory, for messages
-	// warned records the lost list items already reported (checkDropped).
+	// warned records the lost list items already reported (checkDropped),
+	// places numbers the places of the manifests' lists.
 	warned map[string]bool
+	places listPlaces
 }
 
 // sequence lists the manifests pertinent for t, generated ones first, and
