@@ -1,8 +1,7 @@
 package watch
 
 import (
-	"go/parser"
-	"go/token"
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"time"
@@ -44,7 +43,9 @@ func (q *quiet) reset() { q.slow = false }
 // and then written in several writes may be caught half written after the
 // short settle; it almost never parses then, so the save is given the rest
 // of the full debounce instead of a cycle that reports a syntax error.
-func complete(pending map[string]bool) bool {
+// What it parsed goes to parsed, for changedOf to take instead of parsing
+// the file again.
+func complete(pending map[string]bool, parsed map[string]parsedGo) bool {
 	for p := range pending {
 		if !isGoSource(p) {
 			continue
@@ -53,9 +54,18 @@ func complete(pending map[string]bool) bool {
 		if err != nil {
 			continue // gone: the cycle reports it
 		}
-		if _, err := parser.ParseFile(token.NewFileSet(), p, src, parser.SkipObjectResolution); err != nil {
+		decls := declHashes(src)
+		if decls == nil {
 			return false
 		}
+		parsed[p] = parsedGo{sum: sha256.Sum256(src), decls: decls}
 	}
 	return true
+}
+
+// parsedGo is a Go file as complete parsed it: the hash of its content and
+// its declarations' (declHashes).
+type parsedGo struct {
+	sum   [32]byte
+	decls map[string][32]byte
 }

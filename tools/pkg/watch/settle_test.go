@@ -1,8 +1,11 @@
 package watch
 
 import (
+	"crypto/sha256"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -77,8 +80,42 @@ func TestCompleteTellsHalfWrittenGoFiles(t *testing.T) {
 		for _, p := range tc.pending {
 			pending[p] = true
 		}
-		if got := complete(pending); got != tc.want {
+		parsed := map[string]parsedGo{}
+		if got := complete(pending, parsed); got != tc.want {
 			t.Errorf("%s: complete = %v, want %v", tc.name, got, tc.want)
+		}
+		if got := parsed[good]; tc.want && slices.Contains(tc.pending, good) && (got.sum != sha256.Sum256([]byte(whole)) || !maps.Equal(got.decls, declHashes([]byte(whole)))) {
+			t.Errorf("%s: complete kept %v for the whole file, want its hash and declarations", tc.name, got)
+		}
+	}
+}
+
+// TestChangedOfTakesTheSettlesParse: the declarations complete hashed for
+// a file are those changedOf records, unless the file changed since.
+func TestChangedOfTakesTheSettlesParse(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "types.go")
+	src := []byte("package v1\n\ntype A struct{}\n")
+	if err := os.WriteFile(p, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	marker := map[string][32]byte{"": {1}, "type A": {2}}
+	for _, tc := range []struct {
+		name string
+		sum  [32]byte
+		want map[string][32]byte
+	}{
+		{"same content", sha256.Sum256(src), marker},
+		{"changed since", sha256.Sum256([]byte("package v1\n")), declHashes(src)},
+	} {
+		w := &Watcher{seen: map[string][32]byte{}, decls: map[string]map[string][32]byte{}, parsed: map[string]parsedGo{p: {sum: tc.sum, decls: marker}}}
+		if changed := w.changedOf(map[string]bool{p: true}); !slices.Equal(changed, []string{p}) {
+			t.Fatalf("%s: changed %v", tc.name, changed)
+		}
+		if !maps.Equal(w.decls[p], tc.want) {
+			t.Errorf("%s: recorded %v, want %v", tc.name, w.decls[p], tc.want)
+		}
+		if len(w.parsed) != 0 {
+			t.Errorf("%s: %d parsed file(s) kept after the save", tc.name, len(w.parsed))
 		}
 	}
 }

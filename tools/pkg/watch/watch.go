@@ -129,6 +129,9 @@ type Watcher struct {
 	// since the last cycle changed.
 	decls  map[string]map[string][32]byte
 	edited declEdits
+	// parsed are the Go files of the save being collected that its
+	// settle parsed (complete), for changedOf.
+	parsed map[string]parsedGo
 	// types is the type graph of the root packages the cycles checked.
 	types typeRefs
 	// memo parses the manifests of every cycle's run; written and
@@ -161,7 +164,7 @@ func New(baseDir string, opts Options) (*Watcher, error) {
 		return nil, fmt.Errorf("watch: %w", err)
 	}
 	w := &Watcher{opts: opts, base: base, fsw: fsw, watched: map[string]bool{}, seen: map[string][32]byte{}, full: true,
-		decls:   map[string]map[string][32]byte{},
+		decls: map[string]map[string][32]byte{}, parsed: map[string]parsedGo{},
 		session: goload.NewSession(base), memo: manifest.NewMemo(), discovered: discovery.NewMemo()}
 	if err := w.watchTree(base); err != nil {
 		fsw.Close()
@@ -221,7 +224,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 			}
 		case <-fire:
 			fire = nil
-			if !q.slow && !complete(pending) {
+			if !q.slow && !complete(pending, w.parsed) {
 				// Caught mid-write: wait the rest of the full debounce.
 				q.slow = true
 				fire = w.arm(&timer, w.opts.Debounce-waited)
@@ -296,20 +299,26 @@ func (w *Watcher) changedOf(pending map[string]bool) []string {
 			data = nil
 		}
 		if isGoSource(p) {
-			w.noteDecls(p, data)
+			w.noteDecls(p, data, h)
 		}
 		out = append(out, p)
 	}
+	clear(w.parsed)
 	sort.Strings(out)
 	return out
 }
 
 // noteDecls records which declarations of the Go file p a save changed,
-// data being its new content (nil: gone).
-func (w *Watcher) noteDecls(p string, data []byte) {
+// data being its new content (nil: gone) and sum its hash. The save's
+// settle may have parsed that content already (complete).
+func (w *Watcher) noteDecls(p string, data []byte, sum [32]byte) {
 	var after map[string][32]byte
 	if data != nil && !isOutputSource(p) {
-		after = declHashes(data)
+		if c, ok := w.parsed[p]; ok && c.sum == sum {
+			after = c.decls
+		} else {
+			after = declHashes(data)
+		}
 	}
 	names, all := changedTypes(w.decls[p], after)
 	w.edited.add(filepath.Dir(p), names, all)
