@@ -56,17 +56,42 @@ func abs(p string) string {
 func (t *Tree) ReadFile(path string) ([]byte, error) {
 	p := abs(path)
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	if f, ok := t.pending[p]; ok {
+		t.mu.Unlock()
 		if f.deleted {
 			return nil, &fs.PathError{Op: "read", Path: path, Err: fs.ErrNotExist}
 		}
 		return f.data, nil
 	}
-	if t.underRemovedDir(p) {
+	removed := t.underRemovedDir(p)
+	data, read := t.disk[p]
+	t.mu.Unlock()
+	switch {
+	case removed:
 		return nil, &fs.PathError{Op: "read", Path: path, Err: fs.ErrNotExist}
+	case read:
+		return data, nil
 	}
-	return t.readDiskLocked(p)
+	// The disk is read without the lock: stages read their files on every
+	// core, and holding it made those reads take turns.
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	return t.keepDisk(p, data), nil
+}
+
+// keepDisk records data as what the disk holds at p, unless a concurrent
+// read recorded it first: every reader then gets the same bytes, which
+// WriteFile compares against.
+func (t *Tree) keepDisk(p string, data []byte) []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if kept, ok := t.disk[p]; ok {
+		return kept
+	}
+	t.disk[p] = data
+	return data
 }
 
 func (t *Tree) readDiskLocked(p string) ([]byte, error) {
