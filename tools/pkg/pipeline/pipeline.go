@@ -120,6 +120,10 @@ type Options struct {
 	// DiscoveryMemo, when set, keeps what discovery read of each package
 	// directory for the next run with it (discovery.Memo): codegen watch.
 	DiscoveryMemo *discovery.Memo
+	// ValidationPrograms, when set, keeps the CRD validation program of a
+	// non-linked KubeVersion running for the next run with it: codegen
+	// watch. A run without one starts the program and ends it.
+	ValidationPrograms *ValidationPrograms
 }
 
 // OptionNames name options in messages about their values; an empty one

@@ -75,7 +75,7 @@ func (m *Merged) Validate() (*Validated, error) {
 // would (crdvalidate). Findings are at the Go marker behind them: errors
 // when the release was chosen (Run.KubeTarget.Explicit), warnings when it
 // was inferred, and so is a release whose validation cannot run.
-func (v *Validated) validateCRDs() error {
+func (v *Validated) validateCRDs() (err error) {
 	r := v.Run
 	target := r.KubeTarget
 	base := v.Discovery.BaseDir
@@ -83,15 +83,15 @@ func (v *Validated) validateCRDs() error {
 	if target.Minor != crdvalidate.LinkedKubeVersion {
 		// Another release's code runs as its own program, built on first
 		// use into the cache shared with the API test suites.
-		program, err := r.startProgram(target)
-		if err != nil {
+		program, done, startErr := r.validationProgram(target)
+		if startErr != nil {
 			if target.Explicit {
-				return err
+				return startErr
 			}
-			r.Problems.Add(diag.Warningf(base, 0, "", "Kubernetes %s: %v; the generated CRDs were not validated", target, err))
+			r.Problems.Add(diag.Warningf(base, 0, "", "Kubernetes %s: %v; the generated CRDs were not validated", target, startErr))
 			return nil
 		}
-		defer program.Close()
+		defer func() { done(err != nil) }()
 		server = program
 	}
 	found := r.Problems
@@ -116,6 +116,30 @@ func (v *Validated) validateCRDs() error {
 	}
 	v.CRDValidation = &CRDValidation{KubeVersion: target.Minor, Result: res, Duration: time.Since(start)}
 	return nil
+}
+
+// validationProgram returns the validation program of a release other
+// than the linked one: the one Options.ValidationPrograms keeps, or a new
+// one. Call done when the run is over with whether the validation failed:
+// it closes a program of this run's own, and drops a kept one that
+// failed.
+func (r *Run) validationProgram(target kubetarget.Choice) (p *crdvalidate.Program, done func(failed bool), err error) {
+	start := func() (*crdvalidate.Program, error) { return r.startProgram(target) }
+	keep := r.Options.ValidationPrograms
+	if keep == nil {
+		if p, err = start(); err != nil {
+			return nil, nil, err
+		}
+		return p, func(bool) { p.Close() }, nil
+	}
+	if p, err = keep.get(target.Minor, start); err != nil {
+		return nil, nil, err
+	}
+	return p, func(failed bool) {
+		if failed {
+			keep.drop(target.Minor, p)
+		}
+	}, nil
 }
 
 // startProgram starts the validation program of a release other than the

@@ -124,6 +124,9 @@ type Watcher struct {
 	// a cycle forgets the directories of the files that changed, and
 	// everything before it loads the Go packages afresh.
 	discovered *discovery.Memo
+	// programs keeps the CRD validation program of a non-linked release
+	// running from cycle to cycle.
+	programs *pipeline.ValidationPrograms
 	// decls hashes the declarations of each Go file (declHashes) as the
 	// watcher last saw it; edited collects which declarations the saves
 	// since the last cycle changed.
@@ -165,7 +168,8 @@ func New(baseDir string, opts Options) (*Watcher, error) {
 	}
 	w := &Watcher{opts: opts, base: base, fsw: fsw, watched: map[string]bool{}, seen: map[string][32]byte{}, full: true,
 		decls: map[string]map[string][32]byte{}, parsed: map[string]parsedGo{},
-		session: goload.NewSession(base), memo: manifest.NewMemo(), discovered: discovery.NewMemo()}
+		session: goload.NewSession(base), memo: manifest.NewMemo(), discovered: discovery.NewMemo(),
+		programs: pipeline.NewValidationPrograms()}
 	if err := w.watchTree(base); err != nil {
 		fsw.Close()
 		return nil, err
@@ -173,10 +177,11 @@ func New(baseDir string, opts Options) (*Watcher, error) {
 	return w, nil
 }
 
-// Close stops watching, once the parses the last cycle started are done.
+// Close stops watching, once the parses the last cycle started are done,
+// and ends the validation programs the cycles kept running.
 func (w *Watcher) Close() error {
 	w.memo.Wait()
-	return w.fsw.Close()
+	return errors.Join(w.fsw.Close(), w.programs.Close())
 }
 
 // Run runs the first, full cycle, then a cycle after every change, until
@@ -532,6 +537,7 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 		}
 	}()
 	r.Options.DiscoveryMemo = w.discovered
+	r.Options.ValidationPrograms = w.programs
 	r.Options.LoadUniverse = func(_ string, paths []string, opts goload.Options) (*goload.Universe, error) {
 		u, kept, err := w.session.Universe(paths, w.unseen, fresh, opts)
 		if err != nil {
