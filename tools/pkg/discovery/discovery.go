@@ -226,7 +226,10 @@ func packageDirs(base string) ([]pkgDir, error) {
 		level = next
 	}
 	var dirs []pkgDir
-	return dirs, root.flatten(&dirs)
+	// Not "return dirs, root.flatten(&dirs)": whether dirs is read before
+	// or after the call that fills it would be up to the compiler.
+	err := root.flatten(&dirs)
+	return dirs, err
 }
 
 // dirNode is a directory of the tree packageDirs lists.
