@@ -378,7 +378,15 @@ func (c *CRD) summaryEntry() summaryEntry {
 func (vr *VersionResult) Summary() ([]byte, error) {
 	var buf bytes.Buffer
 	for _, crd := range vr.CRDs {
-		data, err := manifest.Marshal(map[string]any{crd.Name: crd.summaryEntry()})
+		// The entry goes in as its generic form: manifest.Marshal writes
+		// a generic map directly, but anything else inside one (the
+		// struct) through sigs.k8s.io/yaml's JSON-to-YAML detour, which
+		// gives the same bytes several times slower.
+		entry, err := manifest.ToMap(crd.summaryEntry())
+		if err != nil {
+			return nil, fmt.Errorf("serialising the summary of %s: %w", crd.Name, err)
+		}
+		data, err := manifest.Marshal(map[string]any{crd.Name: entry})
 		if err != nil {
 			return nil, fmt.Errorf("serialising the summary of %s: %w", crd.Name, err)
 		}
