@@ -128,6 +128,12 @@ func ReadDirEra(dir string, era Era) (*Directory, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readListed(dir, files, skipped, era)
+}
+
+// readListed is ReadDirEra once the directory was listed and its files
+// read.
+func readListed(dir string, files []File, skipped []SkippedFile, era Era) (*Directory, error) {
 	d, err := readFiles(dir, files, skipped, era)
 	if err != nil {
 		return nil, fmt.Errorf("payload directory %s: %w", dir, err)

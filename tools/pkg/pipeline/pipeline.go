@@ -120,6 +120,10 @@ type Options struct {
 	// DiscoveryMemo, when set, keeps what discovery read of each package
 	// directory for the next run with it (discovery.Memo): codegen watch.
 	DiscoveryMemo *discovery.Memo
+	// PayloadMemo, when set, keeps the payload directory read last, to
+	// serve the next run with it while the files are the same
+	// (payload.Memo): codegen watch.
+	PayloadMemo *payload.Memo
 	// ValidationPrograms, when set, keeps the CRD validation program of a
 	// non-linked KubeVersion running for the next run with it: codegen
 	// watch. A run without one starts the program and ends it.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/gatedcrd/gatedcrd/features/payload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
@@ -124,6 +125,9 @@ type Watcher struct {
 	// a cycle forgets the directories of the files that changed, and
 	// everything before it loads the Go packages afresh.
 	discovered *discovery.Memo
+	// payloads keeps the payload directory's read while its files stay
+	// the same.
+	payloads *payload.Memo
 	// programs keeps the CRD validation program of a non-linked release
 	// running from cycle to cycle.
 	programs *pipeline.ValidationPrograms
@@ -169,7 +173,7 @@ func New(baseDir string, opts Options) (*Watcher, error) {
 	w := &Watcher{opts: opts, base: base, fsw: fsw, watched: map[string]bool{}, seen: map[string][32]byte{}, full: true,
 		decls: map[string]map[string][32]byte{}, parsed: map[string]parsedGo{},
 		session: goload.NewSession(base), memo: manifest.NewMemo(), discovered: discovery.NewMemo(),
-		programs: pipeline.NewValidationPrograms()}
+		payloads: &payload.Memo{}, programs: pipeline.NewValidationPrograms()}
 	if err := w.watchTree(base); err != nil {
 		fsw.Close()
 		return nil, err
@@ -538,6 +542,7 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 	}()
 	r.Options.DiscoveryMemo = w.discovered
 	r.Options.ValidationPrograms = w.programs
+	r.Options.PayloadMemo = w.payloads
 	r.Options.LoadUniverse = func(_ string, paths []string, opts goload.Options) (*goload.Universe, error) {
 		u, kept, err := w.session.Universe(paths, w.unseen, fresh, opts)
 		if err != nil {
