@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/gatedcrd/gatedcrd/features/payload"
@@ -651,10 +650,4 @@ func withSchemas(obj map[string]any, schemas map[string]map[string]any) (map[str
 	out := maps.Clone(obj)
 	out["spec"] = spec
 	return out, nil
-}
-
-// schemaToMap converts a schema to the generic form manifests are
-// serialised from.
-func schemaToMap(schema *apiextensionsv1.JSONSchemaProps) (map[string]any, error) {
-	return manifest.ToMap(schema)
 }
