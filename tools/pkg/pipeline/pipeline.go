@@ -174,6 +174,9 @@ type Run struct {
 	payload       payloadOnce
 	// pending is the package load discovery started, until Load takes it.
 	pending *goload.Pending
+	// committed is the reader of HEAD that Discovered.Generate starts for
+	// the validation (nil when it did not).
+	committed *earlyCommitted
 }
 
 // New starts a run.
@@ -245,6 +248,10 @@ func (r *Run) Generate() (*Changes, error) {
 // selected stages, the checks of the merged output and the gate pages, and
 // returns the file changes they computed.
 func (d *Discovered) Generate() (*Changes, error) {
+	if d.Run.Options.Stages&ManifestMerge != 0 {
+		d.Run.committed = openCommittedEarly(d.Discovery.BaseDir)
+		defer d.Run.committed.closeUntaken()
+	}
 	l, err := d.Load()
 	if err != nil {
 		return nil, err

@@ -106,7 +106,7 @@ func (v *Validated) validateCRDs() (err error) {
 			in.Verdicts = crdvalidate.OpenVerdicts(filepath.Join(dir, crdvalidate.VerdictsDirName))
 		}
 	}
-	committed := crdvalidate.OpenCommitted(base)
+	committed := r.committedReader(base)
 	defer committed.Close()
 	in.Previous = committed.Read
 	start := time.Now()
