@@ -43,6 +43,27 @@ func stageAll(changes []Change) ([]stagedFile, error) {
 	return staged, nil
 }
 
+// renameAll moves every staged file into place, on every core: a rename
+// replacing a file has the file system write the new data out first (ext4
+// does, so that a crash leaves the old or the new content), which made
+// the renames of a commit take as long as its staging. Each rename that
+// fails leaves its target as it was and its temporary file is removed;
+// the error of the first failing file in order is returned.
+func renameAll(staged []stagedFile) error {
+	errs := make([]error, len(staged))
+	workers.Each(len(staged), func(i int) {
+		if errs[i] = os.Rename(staged[i].tmp, staged[i].target); errs[i] != nil {
+			_ = os.Remove(staged[i].tmp)
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // unstage removes staged files and the directories created for them.
 func unstage(staged []stagedFile) {
 	for i := len(staged) - 1; i >= 0; i-- {
@@ -94,16 +115,20 @@ func tempPrefix(path string) string { return "." + filepath.Base(path) + ".tmp-"
 // stageFile is stage without the sweep.
 func stageFile(path string, data []byte) (stagedFile, error) {
 	dir := filepath.Dir(path)
-	created := topmostMissing(dir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return stagedFile{createdDir: created}, err
-	}
 	mode := DefaultFileMode
+	created := ""
+	// A file that exists has its directory: only a new one may need
+	// directories made, and most files of a commit replace one.
 	if info, err := os.Stat(path); err == nil {
 		if info.IsDir() {
 			return stagedFile{}, fmt.Errorf("%s: is a directory where a file is expected", path)
 		}
 		mode = info.Mode().Perm()
+	} else {
+		created = topmostMissing(dir)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return stagedFile{createdDir: created}, err
+		}
 	}
 	tmp, err := os.CreateTemp(dir, tempPrefix(path)+"*")
 	if err != nil {

@@ -51,3 +51,36 @@ func TestCommitStagesEveryFile(t *testing.T) {
 		t.Errorf("temporary files after the commit: %v, want only .other.yaml.tmp-3", temps)
 	}
 }
+
+// TestRenameAllRenamesAroundAFailure: a rename that fails (its temporary
+// file vanished) leaves its target as it was, the other files are still
+// renamed into place, and the error returned is the first failing file's.
+func TestRenameAllRenamesAroundAFailure(t *testing.T) {
+	dir := t.TempDir()
+	var staged []stagedFile
+	for i := range 6 {
+		target := filepath.Join(dir, fmt.Sprintf("f%d.yaml", i))
+		write(t, target, "old\n")
+		tmp := filepath.Join(dir, fmt.Sprintf(".f%d.yaml.tmp-1", i))
+		if i != 2 && i != 4 {
+			write(t, tmp, "new\n")
+		}
+		staged = append(staged, stagedFile{tmp: tmp, target: target})
+	}
+	err := renameAll(staged)
+	if err == nil || !strings.Contains(err.Error(), ".f2.yaml.tmp-1") {
+		t.Fatalf("renameAll = %v, want the error of f2.yaml", err)
+	}
+	for i, f := range staged {
+		want := "new\n"
+		if i == 2 || i == 4 {
+			want = "old\n"
+		}
+		if got := read(t, f.target); got != want {
+			t.Errorf("%s = %q, want %q", filepath.Base(f.target), got, want)
+		}
+		if _, err := os.Stat(f.tmp); !os.IsNotExist(err) {
+			t.Errorf("%s remains", filepath.Base(f.tmp))
+		}
+	}
+}

@@ -336,9 +336,11 @@ func (t *Tree) Changes() ([]Change, Stats, error) {
 // Commit applies the changes to disk in two phases. First every new
 // content is written to a temporary file next to its target; if any of
 // those writes fails, the temporary files are removed and the disk is left
-// exactly as it was. Then the temporary files are renamed into place (a
-// reader, or a crash, sees either the old or the new content of each file,
-// never a mixture), and finally removed files and directories are deleted.
+// exactly as it was. Then the temporary files are renamed into place, on
+// every core (a reader, or a crash, sees either the old or the new content
+// of each file, never a mixture; when a rename fails, the others still
+// happen and its target stays as it was), and finally, when every rename
+// succeeded, removed files and directories are deleted.
 // Directories are created with mode 0755; new files get mode 0644 and
 // updated files keep their mode.
 func (t *Tree) Commit() (Stats, error) {
@@ -350,13 +352,8 @@ func (t *Tree) Commit() (Stats, error) {
 	if err != nil {
 		return st, err
 	}
-	for i, f := range staged {
-		if err := os.Rename(f.tmp, f.target); err != nil {
-			for _, rest := range staged[i:] {
-				_ = os.Remove(rest.tmp)
-			}
-			return st, err
-		}
+	if err := renameAll(staged); err != nil {
+		return st, err
 	}
 	for _, c := range changes {
 		if c.Kind == Delete {
