@@ -147,7 +147,7 @@ func DiscoverWith(baseDir string, filter []string, opts Options) (*Result, *diag
 	}
 	res := &Result{BaseDir: base, ModulePath: modPath, ModuleDir: modDir, Fset: token.NewFileSet()}
 
-	dirs, err := packageDirs(base)
+	dirs, err := packageDirs(base, opts.Memo)
 	if err != nil {
 		return nil, problems, err
 	}
@@ -205,20 +205,23 @@ func DiscoverWith(baseDir string, filter []string, opts Options) (*Result, *diag
 	return res, problems, nil
 }
 
-// pkgDir is a directory that may hold a package, and its entries.
+// pkgDir is a directory that may hold a package, and its entries; kept
+// says they are a listing memo kept (Memo.KeepListings).
 type pkgDir struct {
 	path    string
 	entries []os.DirEntry
+	kept    bool
 }
 
 // packageDirs returns base and every directory below it that may hold a
-// package, parents first and in name order, reading each directory once.
-// The directories of one depth are read on every core: listing the tree
-// is most of what discovery does when a Memo serves the packages.
-func packageDirs(base string) ([]pkgDir, error) {
+// package, parents first and in name order, reading each directory once
+// (unless memo kept its listing). The directories of one depth are read
+// on every core: listing the tree is most of what discovery does when a
+// Memo serves the packages.
+func packageDirs(base string, memo *Memo) ([]pkgDir, error) {
 	root := &dirNode{path: base}
 	for level := []*dirNode{root}; len(level) > 0; {
-		workers.Each(len(level), func(i int) { level[i].read(base) })
+		workers.Each(len(level), func(i int) { level[i].read(base, memo) })
 		var next []*dirNode
 		for _, n := range level {
 			next = append(next, n.children...)
@@ -236,17 +239,27 @@ func packageDirs(base string) ([]pkgDir, error) {
 type dirNode struct {
 	path     string
 	entries  []os.DirEntry
+	kept     bool // the entries are a listing the memo kept
 	err      error
 	module   bool // the root of another module: left out with its subtree
 	children []*dirNode
 }
 
-func (n *dirNode) read(base string) {
-	n.entries, n.err = os.ReadDir(n.path)
-	if n.err != nil {
-		return
+func (n *dirNode) read(base string, memo *Memo) {
+	l := memo.listing(n.path)
+	if l != nil {
+		n.kept = true
+	} else {
+		entries, err := os.ReadDir(n.path)
+		if err != nil {
+			n.err = err
+			return
+		}
+		l = &listing{entries: entries, module: holdsModule(n.path, entries)}
+		memo.keepListing(n.path, l)
 	}
-	if n.path != base && holdsModule(n.path, n.entries) {
+	n.entries = l.entries
+	if n.path != base && l.module {
 		n.module = true
 		return
 	}
@@ -266,7 +279,7 @@ func (n *dirNode) flatten(dirs *[]pkgDir) error {
 	if n.module {
 		return nil
 	}
-	*dirs = append(*dirs, pkgDir{path: n.path, entries: n.entries})
+	*dirs = append(*dirs, pkgDir{path: n.path, entries: n.entries, kept: n.kept})
 	for _, c := range n.children {
 		if err := c.flatten(dirs); err != nil {
 			return err

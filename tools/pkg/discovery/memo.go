@@ -27,13 +27,31 @@ import (
 // contents or syntax, so the selected versions are still read and parsed
 // whole by every run, into its own file set.
 //
+// A caller that is told of every change to a directory's entries (codegen
+// watch, through file notification) may also have the memo keep the
+// directory listings (KeepListings): a run then reads only the
+// directories forgotten since the last one, instead of listing the
+// whole tree and stamping every Go file in it.
+//
 // A Memo is safe for concurrent use.
 type Memo struct {
 	mu   sync.Mutex
 	dirs map[string]*memoEntry
+	// listings are the kept directory listings, watched says which
+	// directories may have one (nil: none).
+	listings map[string]*listing
+	watched  func(dir string) bool
 	// Reused counts the directories served from the memo, Read those read
-	// afresh, since the memo was made.
-	Reused, Read int
+	// afresh, since the memo was made; ListingsReused the listings served
+	// from the memo.
+	Reused, Read, ListingsReused int
+}
+
+// listing is what discovery read of a directory: its entries, and
+// whether a go.mod makes it the root of a module.
+type listing struct {
+	entries []os.DirEntry
+	module  bool
 }
 
 // memoEntry is what parsePackage found in one directory.
@@ -54,13 +72,32 @@ type fileStamp struct {
 }
 
 // NewMemo returns an empty memo.
-func NewMemo() *Memo { return &Memo{dirs: map[string]*memoEntry{}} }
+func NewMemo() *Memo { return &Memo{dirs: map[string]*memoEntry{}, listings: map[string]*listing{}} }
 
-// Forget drops what the memo holds for dir (an absolute path).
+// KeepListings makes the memo keep, from the next run on, the listing of
+// every directory that watched says is watched, and serve a directory
+// whose listing it kept from what it found there without stamping its Go
+// files. The caller must then call Forget for a directory whenever an
+// entry of it may have been created, removed, renamed or written, and
+// Reset when it may have missed that (a lost notification). watched is
+// called on several goroutines during a run.
+func (m *Memo) KeepListings(watched func(dir string) bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.watched = watched
+}
+
+// Forget drops what the memo holds for dir (an absolute path), and the
+// listings of the directories above it: a directory new to them (dir
+// itself, or one between them and dir) is not in them yet.
 func (m *Memo) Forget(dir string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.dirs, dir)
+	delete(m.listings, dir)
+	for d := filepath.Dir(dir); d != dir; dir, d = d, filepath.Dir(d) {
+		delete(m.listings, d)
+	}
 }
 
 // Reset drops everything.
@@ -68,20 +105,58 @@ func (m *Memo) Reset() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	clear(m.dirs)
+	clear(m.listings)
 }
 
-// parse is parsePackage through the memo: the kept result when dir's Go
-// files are stamped as they were, else parsePackage's, kept for the next
+// listing returns the kept listing of dir, or nil. A nil Memo keeps none.
+func (m *Memo) listing(dir string) *listing {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	l := m.listings[dir]
+	if l != nil {
+		m.ListingsReused++
+	}
+	return l
+}
+
+// keepListing keeps the listing of dir for the next run when dir is
+// watched.
+func (m *Memo) keepListing(dir string, l *listing) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	watched := m.watched
+	m.mu.Unlock()
+	if watched == nil || !watched(dir) {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.listings[dir] = l
+}
+
+// parse is parsePackage through the memo: the kept result when the
+// listing of dir was kept (nothing in dir changed since), or when dir's Go
+// files are stamped as they were; else parsePackage's, kept for the next
 // run unless it failed to read the directory.
 func (m *Memo) parse(pd pkgDir, modDir, modPath string, fset *token.FileSet, problems *diag.List) (*Version, error) {
-	stamps, err := stampGoFiles(pd)
-	if err != nil {
-		return nil, err
-	}
 	dir := pd.path
+	var stamps []fileStamp
 	m.mu.Lock()
 	e, ok := m.dirs[dir]
-	if ok && slices.Equal(e.stamps, stamps) {
+	m.mu.Unlock()
+	if !ok || !pd.kept {
+		var err error
+		if stamps, err = stampGoFiles(pd); err != nil {
+			return nil, err
+		}
+	}
+	m.mu.Lock()
+	if ok && (pd.kept || slices.Equal(e.stamps, stamps)) {
 		m.Reused++
 		m.mu.Unlock()
 		problems.Add(e.problems...)

@@ -25,7 +25,7 @@ func TestPackageDirsOrder(t *testing.T) {
 		"other/inner/x.go":    "package inner\n",
 		"a/z/deep/sibling.go": "package deep\n",
 	})
-	dirs, err := packageDirs(base)
+	dirs, err := packageDirs(base, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

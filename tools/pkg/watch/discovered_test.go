@@ -42,3 +42,28 @@ func TestCycleForgetsWhatDiscoveryKept(t *testing.T) {
 		t.Fatalf("cycle after undoing the edit: %v", rep.Err)
 	}
 }
+
+// TestEventsForgetKeptListings: discovery keeps the listings of the
+// watched directories (discovery.Memo.KeepListings), so every event must
+// forget its directory, also one for a file that is no input of the
+// generation and starts no cycle. Two Go files of different packages
+// added to the example's test directory make a one-shot run fail; the
+// next cycle, started by a doc-comment save in another directory, must
+// fail the same way.
+func TestEventsForgetKeptListings(t *testing.T) {
+	dir := exampleTree(t, true, false)
+	bg := runWatcher(t, dir, Options{})
+	if r := bg.next("first cycle"); r.Err != nil {
+		t.Fatalf("first cycle: %v\n%s", r.Err, bg.out.String())
+	}
+	writeFile(t, filepath.Join(dir, "example/v1/tests/a.go"), "package a\n")
+	writeFile(t, filepath.Join(dir, "example/v1/tests/b.go"), "package b\n")
+	if _, err := oneShot(t, dir); err == nil {
+		t.Fatal("the one-shot run does not fail")
+	}
+	replace(t, dir, stableTypes, "on every cluster", "on every single cluster")
+	r := bg.next("doc-comment save")
+	if r.Err == nil || !strings.Contains(bg.out.String(), "example/v1/tests/b.go:1: package b: the directory already holds package a") {
+		t.Fatalf("the cycle did not report the second package: %+v\n%s", r, bg.out.String())
+	}
+}

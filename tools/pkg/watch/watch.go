@@ -121,8 +121,9 @@ type Watcher struct {
 	// changed Go files it has not been told about yet.
 	session *goload.Session
 	unseen  []string
-	// discovered keeps what discovery read of each package directory;
-	// a cycle forgets the directories of the files that changed, and
+	// discovered keeps what discovery read of each package directory
+	// and the listings of the watched ones; an event forgets its
+	// directory, a cycle the directories of the files that changed, and
 	// everything before it loads the Go packages afresh.
 	discovered *discovery.Memo
 	// payloads keeps the payload directory's read while its files stay
@@ -178,6 +179,9 @@ func New(baseDir string, opts Options) (*Watcher, error) {
 		fsw.Close()
 		return nil, err
 	}
+	// Every change to a watched directory's entries comes as an event,
+	// which forgets the directory (event).
+	w.discovered.KeepListings(func(dir string) bool { return w.watched[dir] })
 	return w, nil
 }
 
@@ -265,6 +269,9 @@ func (w *Watcher) arm(t **time.Timer, d time.Duration) <-chan time.Time {
 // whether the event may concern an input.
 func (w *Watcher) event(ev fsnotify.Event) bool {
 	p := filepath.Clean(ev.Name)
+	// Whatever it is, the entry may change what discovery finds there
+	// (a package clause, a go.mod): discovery lists the directory again.
+	w.discovered.Forget(filepath.Dir(p))
 	if ev.Has(fsnotify.Create) {
 		if info, err := os.Stat(p); err == nil && info.IsDir() {
 			if skipDir(p, filepath.Base(p)) || isOutputDir(filepath.Base(p)) {

@@ -1,0 +1,122 @@
+package discovery
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// watchingAll keeps the listing of every directory.
+func watchingAll(string) bool { return true }
+
+// TestKeptListingsServeUnchangedTrees: with KeepListings, a second run
+// over an unchanged tree lists no directory again and finds what a
+// one-shot run finds.
+func TestKeptListingsServeUnchangedTrees(t *testing.T) {
+	dir := memoTree(t)
+	want := discovered(t, dir, nil)
+	memo := NewMemo()
+	memo.KeepListings(watchingAll)
+	discovered(t, dir, memo)
+	if memo.ListingsReused != 0 {
+		t.Fatalf("first run reused %d listings", memo.ListingsReused)
+	}
+	listed := len(memo.listings)
+	read := memo.Read
+	if got := discovered(t, dir, memo); got != want {
+		t.Errorf("second run:\n%s\nwant:\n%s", got, want)
+	}
+	if memo.ListingsReused != listed || memo.Read != read {
+		t.Errorf("second run: %d of %d listings reused, %d directories read again", memo.ListingsReused, listed, memo.Read-read)
+	}
+}
+
+// TestKeptListingsTrustTheCaller: a kept listing stands for its
+// directory until the caller forgets it, so an edit the caller was not
+// told of is not seen in a watched directory, and is in one that is not
+// watched.
+func TestKeptListingsTrustTheCaller(t *testing.T) {
+	dir := memoTree(t)
+	memo := NewMemo()
+	unwatched := filepath.Join(dir, "b/v1")
+	memo.KeepListings(func(d string) bool { return d != unwatched })
+	before := discovered(t, dir, memo)
+	write(t, dir, "a/v1/other.go", "package other\n")
+	if got := discovered(t, dir, memo); got != before {
+		t.Errorf("a file added to a kept directory was seen without Forget:\n%s", got)
+	}
+	write(t, dir, "b/v1/other.go", "package other\n")
+	if got := discovered(t, dir, memo); !strings.Contains(got, "b/v1/other.go") {
+		t.Errorf("a file added to a directory that is not watched was not seen:\n%s", got)
+	}
+}
+
+// TestForgetSeesEveryChange: every change a one-shot run sees, a run
+// with kept listings sees once the directory of the changed entry is
+// forgotten, whether the change edits, adds or removes a file, adds a
+// package directory, removes one, or makes a directory another module's.
+func TestForgetSeesEveryChange(t *testing.T) {
+	edits := map[string]func(t *testing.T, dir string) string{
+		"constant edited, same stamp": func(t *testing.T, dir string) string {
+			p := filepath.Join(dir, "b/v1/names.go")
+			info, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(t, dir, "b/v1/names.go", "package v1\n\nconst GroupName = \"c.example.io\"\n")
+			if err := os.Chtimes(p, info.ModTime(), info.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+			return p
+		},
+		"file added with another package clause": func(t *testing.T, dir string) string {
+			write(t, dir, "a/v1/other.go", "package other\n")
+			return filepath.Join(dir, "a/v1/other.go")
+		},
+		"file removed": func(t *testing.T, dir string) string {
+			p := filepath.Join(dir, "b/v1/register.go")
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+			return p
+		},
+		"package directory added below a new directory": func(t *testing.T, dir string) string {
+			for rel, content := range pkgFiles("c/x/v1", "v1", "c.example.io", "v1") {
+				if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				write(t, dir, rel, content)
+			}
+			return filepath.Join(dir, "c/x/v1/register.go")
+		},
+		"package directory removed": func(t *testing.T, dir string) string {
+			p := filepath.Join(dir, "a/v1")
+			if err := os.RemoveAll(p); err != nil {
+				t.Fatal(err)
+			}
+			return p
+		},
+		"go.mod added": func(t *testing.T, dir string) string {
+			write(t, dir, "b/go.mod", "module b\n")
+			return filepath.Join(dir, "b/go.mod")
+		},
+	}
+	for name, edit := range edits {
+		t.Run(name, func(t *testing.T) {
+			dir := memoTree(t)
+			memo := NewMemo()
+			memo.KeepListings(watchingAll)
+			before := discovered(t, dir, memo)
+			changed := edit(t, dir)
+			want := discovered(t, dir, nil)
+			if want == before {
+				t.Fatalf("the edit changes nothing discovery finds:\n%s", want)
+			}
+			memo.Forget(filepath.Dir(changed))
+			if got := discovered(t, dir, memo); got != want {
+				t.Errorf("after Forget:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
