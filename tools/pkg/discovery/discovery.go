@@ -56,8 +56,15 @@ type Version struct {
 
 	// Files are the parsed Go files of the package that the package load
 	// compiles (and doc.go), by absolute path, positioned by Result.Fset:
-	// the load takes them instead of parsing the files again.
+	// the load takes them instead of parsing the files again. With a
+	// Memo, those a run before parsed with the same bytes are left out,
+	// in Unparsed: the load parses a package missing some of them
+	// itself, and a watch (goload.Session) keeps its packages' syntax
+	// anyway.
 	Files map[string]*ast.File
+	// Unparsed are the files a Memo vouches for (absolute paths, in name
+	// order).
+	Unparsed []string
 	// files are the package's files while discovery reads them.
 	files []*goFile
 }
@@ -178,7 +185,7 @@ func DiscoverWith(baseDir string, filter []string, opts Options) (*Result, *diag
 	ctx := buildContext()
 	parsed := versions[:0]
 	for _, v := range versions {
-		if parseSelected(v, ctx, res.Fset, problems) {
+		if parseSelected(v, ctx, res.Fset, opts.Memo, problems) {
 			parsed = append(parsed, v)
 		}
 	}

@@ -3,6 +3,7 @@ package discovery
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -119,4 +120,55 @@ func TestForgetSeesEveryChange(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestMemoVouchesForParsedFiles: a run with a memo leaves unparsed the
+// files a run before parsed with the same bytes (Version.Unparsed), parses
+// again a file whose bytes changed, reports its syntax error as a run
+// without memo does, and after Reset parses everything.
+func TestMemoVouchesForParsedFiles(t *testing.T) {
+	dir := memoTree(t)
+	write(t, dir, "a/v1/more.go", "package v1\n\n// More is another type.\ntype More struct{}\n")
+	memo := NewMemo()
+	files := func() (parsed, unparsed []string) {
+		t.Helper()
+		res, _, _ := DiscoverWith(dir, []string{"a.example.io/v1"}, Options{Memo: memo})
+		if res == nil || len(res.Versions()) == 0 {
+			return nil, nil
+		}
+		v := res.Versions()[0]
+		for f := range v.Files {
+			parsed = append(parsed, filepath.Base(f))
+		}
+		for _, f := range v.Unparsed {
+			unparsed = append(unparsed, filepath.Base(f))
+		}
+		slices.Sort(parsed)
+		return parsed, unparsed
+	}
+	check := func(what string, wantParsed, wantUnparsed []string) {
+		t.Helper()
+		parsed, unparsed := files()
+		if !slices.Equal(parsed, wantParsed) || !slices.Equal(unparsed, wantUnparsed) {
+			t.Errorf("%s: parsed %v, unparsed %v; want %v and %v", what, parsed, unparsed, wantParsed, wantUnparsed)
+		}
+	}
+	all := []string{"doc.go", "more.go", "names.go", "register.go", "types.go"}
+	check("first run", all, nil)
+	// register.go declares GroupVersion, whose literal names a constant of
+	// names.go: whenever discovery reads the directory, it parses both
+	// (the memo's directory entry keeps no syntax).
+	memo.Forget(filepath.Join(dir, "a/v1"))
+	check("directory read again", []string{"doc.go", "names.go", "register.go"}, []string{"more.go", "types.go"})
+	check("directory served", []string{"doc.go"}, []string{"more.go", "names.go", "register.go", "types.go"})
+	write(t, dir, "a/v1/types.go", "package v1\n\n// Thing is a thing.\ntype Thing struct{}\n")
+	check("file edited", []string{"doc.go", "names.go", "register.go", "types.go"}, []string{"more.go"})
+	write(t, dir, "a/v1/types.go", "package v1\n\ntype Thing struct{\n")
+	want := discovered(t, dir, nil)
+	if got := discovered(t, dir, memo); got != want || !strings.Contains(got, "types.go:3: Go syntax error") {
+		t.Errorf("syntax error:\n%s\nwant:\n%s", got, want)
+	}
+	write(t, dir, "a/v1/types.go", "package v1\n\n// Thing is a thing.\ntype Thing struct{}\n")
+	memo.Reset()
+	check("after Reset", all, nil)
 }

@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"crypto/sha256"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -41,6 +42,9 @@ type Memo struct {
 	// directories may have one (nil: none).
 	listings map[string]*listing
 	watched  func(dir string) bool
+	// parsed hashes the content of each file a run parsed whole without
+	// error (parseSelected).
+	parsed map[string][32]byte
 	// Reused counts the directories served from the memo, Read those read
 	// afresh, since the memo was made; ListingsReused the listings served
 	// from the memo.
@@ -72,7 +76,9 @@ type fileStamp struct {
 }
 
 // NewMemo returns an empty memo.
-func NewMemo() *Memo { return &Memo{dirs: map[string]*memoEntry{}, listings: map[string]*listing{}} }
+func NewMemo() *Memo {
+	return &Memo{dirs: map[string]*memoEntry{}, listings: map[string]*listing{}, parsed: map[string][32]byte{}}
+}
 
 // KeepListings makes the memo keep, from the next run on, the listing of
 // every directory that watched says is watched, and serve a directory
@@ -106,6 +112,31 @@ func (m *Memo) Reset() {
 	defer m.mu.Unlock()
 	clear(m.dirs)
 	clear(m.listings)
+	clear(m.parsed)
+}
+
+// parsedBefore says whether a run parsed gf whole with its present bytes
+// without error: parsing it again would find the same.
+func (m *Memo) parsedBefore(gf *goFile) bool {
+	if m == nil {
+		return false
+	}
+	sum := sha256.Sum256(gf.src)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	old, ok := m.parsed[gf.name]
+	return ok && old == sum
+}
+
+// noteParsed records that gf parsed whole without error.
+func (m *Memo) noteParsed(gf *goFile) {
+	if m == nil {
+		return
+	}
+	sum := sha256.Sum256(gf.src)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.parsed[gf.name] = sum
 }
 
 // listing returns the kept listing of dir, or nil. A nil Memo keeps none.

@@ -273,8 +273,9 @@ func readSources(versions []*Version) error {
 // compiles, and doc.go for its markers, and records them in v.Files. A
 // syntax error is reported and yields false. Files the go command leaves
 // out under the loader's build tags, and generated code the load leaves
-// out (genfiles.Unneeded), are not parsed: no stage reads them.
-func parseSelected(v *Version, ctx build.Context, fset *token.FileSet, problems *diag.List) bool {
+// out (genfiles.Unneeded), are not parsed: no stage reads them; nor are
+// those memo saw parse with the same bytes (Memo.parsedBefore).
+func parseSelected(v *Version, ctx build.Context, fset *token.FileSet, memo *Memo, problems *diag.List) bool {
 	srcs := map[string][]byte{}
 	for _, gf := range v.files {
 		srcs[gf.name] = gf.src
@@ -297,7 +298,25 @@ func parseSelected(v *Version, ctx build.Context, fset *token.FileSet, problems 
 		// problem is reported.
 		return ok || err != nil
 	}
-	if !parseAll(v.files, compiled, fset, problems) {
+	// Decided on every core first: parseAll asks on every core too,
+	// and v.Unparsed keeps the files' order.
+	wanted, vouched := make([]bool, len(v.files)), make([]bool, len(v.files))
+	workers.Each(len(v.files), func(i int) {
+		gf := v.files[i]
+		if !compiled(gf) {
+			return
+		}
+		vouched[i] = gf.syntax == nil && filepath.Base(gf.name) != "doc.go" && memo.parsedBefore(gf)
+		wanted[i] = !vouched[i]
+	})
+	index := map[*goFile]int{}
+	for i, gf := range v.files {
+		index[gf] = i
+		if vouched[i] {
+			v.Unparsed = append(v.Unparsed, gf.name)
+		}
+	}
+	if !parseAll(v.files, func(gf *goFile) bool { return wanted[index[gf]] }, fset, problems) {
 		return false
 	}
 	v.Files = map[string]*ast.File{}
@@ -305,6 +324,7 @@ func parseSelected(v *Version, ctx build.Context, fset *token.FileSet, problems 
 		if gf.syntax == nil {
 			continue
 		}
+		memo.noteParsed(gf)
 		v.Files[gf.name] = gf.syntax
 		if filepath.Base(gf.name) == "doc.go" {
 			v.DocFile = gf.name
