@@ -21,6 +21,10 @@ import (
 // by the position go/types reports for them.
 type pkgIndex struct {
 	pkg *loader.Package
+	// syntax and bodies are the package's syntax the index was made from
+	// and whether its functions had their bodies (IndexCache).
+	syntax []*ast.File
+	bodies bool
 	// failed is set when the collector could not parse the package's
 	// markers; problems are the errors.
 	failed   bool
@@ -73,7 +77,11 @@ func (r *run) index(pkg *loader.Package) *pkgIndex {
 		r.indexes.m[pkg] = e
 	}
 	r.indexes.mu.Unlock()
-	e.once.Do(func() { e.idx = r.buildIndex(pkg) })
+	e.once.Do(func() {
+		if e.idx = r.cache.get(pkg); e.idx == nil {
+			e.idx = r.buildIndex(pkg)
+		}
+	})
 	r.problems.Add(e.idx.problems...)
 	return e.idx
 }
@@ -84,7 +92,7 @@ func (r *run) index(pkg *loader.Package) *pkgIndex {
 // large package (config/v1 of openshift/api) holds up the CRDs waiting
 // for it less.
 func (r *run) buildIndex(pkg *loader.Package) *pkgIndex {
-	idx := &pkgIndex{pkg: pkg}
+	idx := &pkgIndex{pkg: pkg, syntax: pkg.Syntax, bodies: hasBodies(pkg.Syntax)}
 	var err error
 	var wg sync.WaitGroup
 	wg.Go(func() { idx.raw = r.u.MarkerLines(pkg) })

@@ -68,6 +68,10 @@ type Input struct {
 	// watch: those its last cycle wrote or read are parsed already); nil
 	// parses each one.
 	Memo *manifest.Memo
+	// Indexes, when set, serves the package indexes of packages whose
+	// syntax did not change since a run with the same cache, and keeps
+	// this run's (codegen watch); nil indexes every package the run needs.
+	Indexes *IndexCache
 }
 
 // Result is what stage 1 found and decided.
@@ -244,6 +248,7 @@ type run struct {
 	// of its own first (see crdWithOwnProblems).
 	problems *diag.List
 	indexes  *indexes
+	cache    *IndexCache
 	strict   bool
 	// existing reads the partial manifests already in the tree ahead.
 	existing *Prefetch
@@ -270,6 +275,7 @@ func Run(in Input) (*Result, error) {
 		problems: list,
 		strict:   in.Strict,
 		indexes:  newIndexes(in.Universe),
+		cache:    in.Indexes,
 	}
 	r.existing = in.Prefetch
 	r.only = in.Only
@@ -295,6 +301,7 @@ func Run(in Input) (*Result, error) {
 		r.finish(pv.vr)
 		res.Versions = append(res.Versions, pv.vr)
 	}
+	in.Indexes.keep(r.indexes.m)
 	if in.Problems == nil {
 		return res, list.Err()
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/partialschemas"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
@@ -120,6 +121,11 @@ type Options struct {
 	// DiscoveryMemo, when set, keeps what discovery read of each package
 	// directory for the next run with it (discovery.Memo): codegen watch.
 	DiscoveryMemo *discovery.Memo
+	// PackageIndexes, when set, keeps stage 1's package indexes for the
+	// next run with it, which reuses those of packages whose syntax it
+	// still has (partialschemas.IndexCache): codegen watch, whose package
+	// session keeps the packages that did not change.
+	PackageIndexes *partialschemas.IndexCache
 	// PayloadMemo, when set, keeps the payload directory read last, to
 	// serve the next run with it while the files are the same
 	// (payload.Memo): codegen watch.

@@ -28,7 +28,8 @@ func (c *Checked) PartialManifests() (*Partials, error) {
 	err := r.stage(PartialSchemas, "empty-partial-schemas", func() error {
 		c.checkTypes()
 		res, err := partialschemas.Run(partialschemas.Input{Discovery: c.Discovery, Universe: c.Universe, Tree: r.Tree, Problems: r.Problems,
-			Strict: r.strict, Prefetch: c.takeExisting(), Only: r.onlyKinds(), Memo: r.Options.Memo})
+			Strict: r.strict, Prefetch: c.takeExisting(), Only: r.onlyKinds(), Memo: r.Options.Memo,
+			Indexes: r.Options.PackageIndexes})
 		if err == nil {
 			p.PartialSchemas = res
 			p.untouched = untouchedCRDs(res)

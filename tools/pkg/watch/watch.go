@@ -20,6 +20,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/partialschemas"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
@@ -127,8 +128,10 @@ type Watcher struct {
 	// everything before it loads the Go packages afresh.
 	discovered *discovery.Memo
 	// payloads keeps the payload directory's read while its files stay
-	// the same.
+	// the same; indexes stage 1's indexes of the packages the session
+	// keeps.
 	payloads *payload.Memo
+	indexes  *partialschemas.IndexCache
 	// programs keeps the CRD validation program of a non-linked release
 	// running from cycle to cycle.
 	programs *pipeline.ValidationPrograms
@@ -174,7 +177,7 @@ func New(baseDir string, opts Options) (*Watcher, error) {
 	w := &Watcher{opts: opts, base: base, fsw: fsw, watched: map[string]bool{}, seen: map[string][32]byte{}, full: true,
 		decls: map[string]map[string][32]byte{}, parsed: map[string]parsedGo{},
 		session: goload.NewSession(base), memo: manifest.NewMemo(), discovered: discovery.NewMemo(),
-		payloads: &payload.Memo{}, programs: pipeline.NewValidationPrograms()}
+		payloads: &payload.Memo{}, indexes: partialschemas.NewIndexCache(), programs: pipeline.NewValidationPrograms()}
 	if err := w.watchTree(base); err != nil {
 		fsw.Close()
 		return nil, err
@@ -550,6 +553,7 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 	r.Options.DiscoveryMemo = w.discovered
 	r.Options.ValidationPrograms = w.programs
 	r.Options.PayloadMemo = w.payloads
+	r.Options.PackageIndexes = w.indexes
 	r.Options.LoadUniverse = func(_ string, paths []string, opts goload.Options) (*goload.Universe, error) {
 		u, kept, err := w.session.Universe(paths, w.unseen, fresh, opts)
 		if err != nil {
