@@ -160,7 +160,7 @@ func (l *Loaded) CheckMarkers() (*Checked, error) {
 		// The payload directory is read while the marker lines are
 		// checked: only their gate names need it.
 		scanned := make(chan *strictmarkers.Scanned, 1)
-		go func() { scanned <- strictmarkers.Scan(l.Universe) }()
+		go func() { scanned <- strictmarkers.ScanWith(l.Universe, r.Options.MarkerLines) }()
 		in := strictmarkers.Input{Universe: l.Universe, PayloadDir: r.Options.PayloadDir}
 		if d, err := r.Payload(); err == nil {
 			for _, g := range d.Gates() {

@@ -15,6 +15,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/partialschemas"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/strictmarkers"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
@@ -121,6 +122,10 @@ type Options struct {
 	// DiscoveryMemo, when set, keeps what discovery read of each package
 	// directory for the next run with it (discovery.Memo): codegen watch.
 	DiscoveryMemo *discovery.Memo
+	// MarkerLines, when set, keeps strict mode's findings on each marker
+	// text for the next run with it, which checks only the texts it did
+	// not see (strictmarkers.LineCache): codegen watch.
+	MarkerLines *strictmarkers.LineCache
 	// PackageIndexes, when set, keeps stage 1's package indexes for the
 	// next run with it, which reuses those of packages whose syntax it
 	// still has (partialschemas.IndexCache): codegen watch, whose package

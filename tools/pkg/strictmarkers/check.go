@@ -75,19 +75,26 @@ type scannedLine struct {
 
 // Scan reads the marker lines of every root package of u and checks each
 // one but for its FeatureGate names.
-func Scan(u *goload.Universe) *Scanned {
+func Scan(u *goload.Universe) *Scanned { return ScanWith(u, nil) }
+
+// ScanWith is Scan, checking through cache the texts a scan with it saw
+// before (nil: none).
+func ScanWith(u *goload.Universe, cache *LineCache) *Scanned {
 	s := &Scanned{}
 	names := definitionNames(u.Registry)
+	check := func(l markerLine) scannedLine { return checkLine(u.Registry, l, names) }
+	seen := map[string]lineVerdict{}
 	for _, pkg := range u.Roots {
 		pkg.NeedSyntax()
 		for _, f := range pkg.Syntax {
 			for _, cg := range f.Comments {
 				for _, line := range commentLines(u.Fset, cg) {
-					s.lines = append(s.lines, checkLine(u.Registry, line, names))
+					s.lines = append(s.lines, cache.check(check, line, seen))
 				}
 			}
 		}
 	}
+	cache.keep(seen)
 	return s
 }
 
