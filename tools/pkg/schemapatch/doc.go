@@ -80,13 +80,17 @@
 // cannot leak into the next. The gate set lives only in the generation and
 // the closures of its overrides.
 //
-// A type with no gated field and no FeatureGate-aware marker (on itself or
-// a field) looks the same in every gate set, and so does its own,
-// unflattened schema, which refers to every other named type by $ref: the
-// first generation that needs them builds its view and schema, later ones
-// take them (with the view's problems, reported again). Flattening, which
-// pulls in the referenced types, gate-dependent ones included, stays per
-// generation. Shared views and schemas are only read.
+// A type's view, and its own, unflattened schema, which refers to every
+// other named type by $ref, depend on the gate set only through the gates
+// its markers and its fields' name. A type naming none (no gated field and
+// no FeatureGate-aware marker, on itself or a field) looks the same in
+// every gate set: the first generation that needs them builds its view and
+// schema, later ones take them (with the view's problems, reported again).
+// Another type's view and schema are taken likewise by the generations
+// whose gate sets hold the same of its gates as the one that built its
+// schema, with the problems its bound markers reported when applied.
+// Flattening, which pulls in the referenced types, gate-dependent ones
+// included, stays per generation. Shared views and schemas are only read.
 //
 // # Writing
 //

@@ -92,6 +92,23 @@ type ThingSpec struct {
 			written: []string{"AAA_ungated"},
 		},
 		{
+			// Example+Example2 takes ThingSpec's view and schema from
+			// Example, and Example2 from the ungated set: the problem
+			// applying the marker fails both sets it is active in.
+			name: "maxItems on a field that is not an array, in gate sets sharing the view",
+			decls: `
+type ThingSpec struct {
+	// name is a string.
+	// +openshift:validation:FeatureGateAwareMaxItems:featureGate=Example,maxItems=3
+	Name string ` + "`json:\"name\"`" + `
+}
+`,
+			gates:   [][]string{{""}, {"Example"}, {"Example2"}, {"Example", "Example2"}},
+			at:      "FeatureGateAwareMaxItems:featureGate=Example",
+			want:    `+openshift:validation:FeatureGateAwareMaxItems:featureGate=Example,maxItems=3: must apply maxitem to an array, but the schema here is of type "string"`,
+			written: []string{"AAA_ungated", "Example2"},
+		},
+		{
 			name: "maxItems on a type that is not an array",
 			decls: `
 type ThingSpec struct {

@@ -42,6 +42,9 @@ type generation struct {
 	indexed []*loader.Package
 	// schemas caches the schema of each kind type, ready to be written.
 	schemas map[crd.TypeIdent]*kindSchema
+	// own are the views of gate-dependent types this generation built,
+	// for share to offer with their schemas.
+	own map[crd.TypeIdent]*ownView
 	// generated counts the kind schemas this generation built.
 	generated int
 	// markerErrors is set when a marker problem was found while building the
@@ -86,6 +89,8 @@ type universe struct {
 	types   map[crd.TypeIdent]*indexedType
 	// converter converts the generated schemas to maps.
 	converter *converter
+	// views counts the views of types built (Result.Views).
+	views int
 }
 
 // pkgIndex is what controller-tools' indexing of one package yields: its
@@ -156,7 +161,7 @@ func (u *universe) index(pkg *loader.Package) *pkgIndex {
 	for _, name := range u.namesOf(pkg) {
 		id := crd.TypeIdent{Package: pkg, Name: name}
 		if info := u.indexer.Types[id]; info != nil {
-			t := &indexedType{info: info, independent: gateIndependent(info)}
+			t := newIndexedType(info)
 			ix.types = append(ix.types, t)
 			u.types[id] = t
 		}
@@ -183,7 +188,7 @@ func (u *universe) namesOf(pkg *loader.Package) []string {
 }
 
 func newGeneration(u *universe, gates markerdefs.GateSet) *generation {
-	return &generation{gates: gates, univ: u, schemas: map[crd.TypeIdent]*kindSchema{}}
+	return &generation{gates: gates, univ: u, schemas: map[crd.TypeIdent]*kindSchema{}, own: map[crd.TypeIdent]*ownView{}}
 }
 
 // open gives the generation a parser, unless it has one.
@@ -216,9 +221,10 @@ func (g *generation) addIndexed(p *crd.Parser, pkg *loader.Package) {
 	}
 	for _, t := range ix.types {
 		id := crd.TypeIdent{Package: pkg, Name: t.info.Name}
-		p.Types[id] = g.viewOf(pkg, t)
-		if t.schema != nil {
-			p.Schemata[id] = *t.schema
+		view, schema := g.viewOf(pkg, id, t)
+		p.Types[id] = view
+		if schema != nil {
+			p.Schemata[id] = *schema
 		}
 	}
 	for id, schema := range ix.schemata {
@@ -232,8 +238,9 @@ func (g *generation) addIndexed(p *crd.Parser, pkg *loader.Package) {
 // dropped. info itself, its Fields slice and every MarkerValues map belong to
 // the shared collector and are never modified. The problems found are
 // returned for the caller to report (a view shared between generations
-// reports them in each); bound values report their own.
-func (g *generation) view(pkg *loader.Package, info *markers.TypeInfo) (*markers.TypeInfo, []nodeProblems) {
+// reports them in each); bound values report their own when they are
+// applied, and add them to applied when it is not nil.
+func (g *generation) view(pkg *loader.Package, info *markers.TypeInfo, applied *[]nodeProblems) (*markers.TypeInfo, []nodeProblems) {
 	var all []nodeProblems
 	add := func(node ast.Node, problems []markerProblem) {
 		if len(problems) > 0 {
@@ -243,7 +250,7 @@ func (g *generation) view(pkg *loader.Package, info *markers.TypeInfo) (*markers
 	out := *info
 	typeMarkers, problems := g.bindEnum(pkg, info, info.Markers)
 	add(markerpos.Type(info), problems)
-	typeMarkers, problems = bindMarkers(typeMarkers, g.gates, g.reporter(pkg, markerpos.Type(info)))
+	typeMarkers, problems = bindMarkers(typeMarkers, g.gates, g.reporter(pkg, markerpos.Type(info), applied))
 	out.Markers = typeMarkers
 	add(markerpos.Type(info), problems)
 	if info.Fields != nil {
@@ -255,7 +262,7 @@ func (g *generation) view(pkg *loader.Package, info *markers.TypeInfo) (*markers
 				continue
 			}
 			add(markerpos.Field(f), g.fieldEnumProblems(f.Markers))
-			fieldMarkers, problems := bindMarkers(withoutFieldEnum(f.Markers), g.gates, g.reporter(pkg, markerpos.Field(f)))
+			fieldMarkers, problems := bindMarkers(withoutFieldEnum(f.Markers), g.gates, g.reporter(pkg, markerpos.Field(f), applied))
 			add(markerpos.Field(f), problems)
 			f.Markers = fieldMarkers
 			out.Fields = append(out.Fields, f)
@@ -320,10 +327,15 @@ func isKind(pkg *loader.Package, info *markers.TypeInfo) bool {
 
 // reporter returns the function bound markers of node call when they cannot
 // be applied: the problem is reported at the marker's line and fails this
-// generation.
-func (g *generation) reporter(pkg *loader.Package, node ast.Node) reportFunc {
+// generation, and it is added to applied (when not nil) for the
+// generations that take the schema built (see share).
+func (g *generation) reporter(pkg *loader.Package, node ast.Node, applied *[]nodeProblems) reportFunc {
 	return func(name string, index int, err error) {
-		g.report(pkg, node, []markerProblem{{name: name, index: index, err: err}})
+		problems := []markerProblem{{name: name, index: index, err: err}}
+		if applied != nil {
+			*applied = append(*applied, nodeProblems{node: node, problems: problems})
+		}
+		g.report(pkg, node, problems)
 	}
 }
 
@@ -388,6 +400,7 @@ func (gr *generator) converted() {
 // kind schemas (pointers to those maps), for a gate set met again.
 func (g *generation) release() {
 	g.parser, g.flattener = nil, nil
+	clear(g.own)
 }
 
 // settle decides, once every generation ran, whether anything this

@@ -87,6 +87,10 @@ type Result struct {
 	// Schemas is the number of schemas generated: one per kind type and
 	// gate set, shared by the manifests that need the same one.
 	Schemas int
+	// Views is the number of views of Go types built: one per type, and
+	// for a type whose markers name gates one per activation of those
+	// gates (see shared.go).
+	Views int
 	// Timing is the time spent in each phase.
 	Timing Timing
 	// Files are the processed manifests as the Tree now holds them, in
@@ -501,6 +505,7 @@ func (gr *generator) finish() []*generation {
 	sort.SliceStable(indexed, func(i, j int) bool { return indexed[i].PkgPath < indexed[j].PkgPath })
 	s.sink.loaderErrors(indexed)
 	s.res.GateSets = len(gr.gens)
+	s.res.Views = gr.univ.views
 	return gr.gens
 }
 

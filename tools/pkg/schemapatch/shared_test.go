@@ -55,3 +55,35 @@ func TestEveryManifestAsIfAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestViewsSharedByActivation: a gate-dependent type's view is built once
+// per activation of the gates its markers name (ThingSpec's: Example), so
+// gate sets that agree on them share it, and a set that does not builds
+// its own.
+func TestViewsSharedByActivation(t *testing.T) {
+	decls := `
+type ThingSpec struct {
+	// name is gated.
+	// +openshift:enable:FeatureGate=Example
+	// +optional
+	Name string ` + "`json:\"name,omitempty\"`" + `
+}
+`
+	views := func(gates ...[]string) int {
+		t.Helper()
+		res, _ := load(t, write(t, thingsAPI(decls, gates...))).mustRun(t)
+		if res.GateSets != len(gates) {
+			t.Fatalf("gate sets = %d, want %d", res.GateSets, len(gates))
+		}
+		return res.Views
+	}
+	one := views([]string{""})
+	two := views([]string{""}, []string{"Example"})
+	four := views([]string{""}, []string{"Example"}, []string{"Example2"}, []string{"Example", "Example2"})
+	if two != one+1 {
+		t.Errorf("views with Example on and off = %d, want %d (one more than with it off only)", two, one+1)
+	}
+	if four != two {
+		t.Errorf("views with Example2 added to both = %d, want %d (Example2 is not ThingSpec's)", four, two)
+	}
+}
