@@ -79,6 +79,33 @@ func Parse(data []byte) (map[string]any, error) {
 // CountDocuments counts the documents of a YAML stream that hold more
 // than comments.
 func CountDocuments(data []byte) int {
+	if !bytes.Contains(data, []byte("---")) {
+		// No separator line, the usual case: one document if a line holds
+		// content. The search is far cheaper than splitting megabytes of
+		// manifests into lines.
+		if hasContent(data) {
+			return 1
+		}
+		return 0
+	}
+	return countByLine(data)
+}
+
+// hasContent reports whether a line of data holds more than spaces, a
+// comment or a document end marker.
+func hasContent(data []byte) bool {
+	for rest, more := data, true; more; {
+		var line []byte
+		line, rest, more = bytes.Cut(rest, []byte("\n"))
+		if t := bytes.TrimSpace(line); len(t) > 0 && string(t) != "..." && t[0] != '#' {
+			return true
+		}
+	}
+	return false
+}
+
+// countByLine is CountDocuments for data that may hold separator lines.
+func countByLine(data []byte) int {
 	n, content := 0, false
 	// Line by line without copying data: stage 2 counts the documents of
 	// every merged manifest it presumes (megabytes on a large tree).

@@ -89,3 +89,16 @@ func TestParseEmpty(t *testing.T) {
 		t.Fatal("invalid YAML accepted")
 	}
 }
+
+// CountDocuments skips splitting data into lines when no separator can
+// be in it: the count is the one the line by line scan gives.
+func TestCountDocumentsWithoutSeparators(t *testing.T) {
+	for _, in := range []string{
+		"", "\n", "  \n\t\n", "# comment\n  # indented\n", "...\n", "a: 1", "a: 1\n", "\n\n  b: 2\n...\n",
+		"a: |\n  -- not a separator\n", "# c\r\nx: y\r\n", "a: 1\n---\nb: 2\n", "--- \n", "a: '---'\n",
+	} {
+		if got, want := CountDocuments([]byte(in)), countByLine([]byte(in)); got != want {
+			t.Errorf("CountDocuments(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
