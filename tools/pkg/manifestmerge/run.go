@@ -445,8 +445,9 @@ func (vj *versionJob) write(t *tree.Tree, r *inputReader, untouched manifest.Unt
 	for _, o := range outputs {
 		p := filepath.Join(outDir, o.name)
 		// The checks after the merge get the tree's bytes: on an
-		// up-to-date tree, those read from disk rather than a second copy.
-		data := t.WriteFile(p, o.data)
+		// up-to-date tree, those read from disk rather than a second copy;
+		// else the rendered bytes themselves, which nothing else holds.
+		data := t.Put(p, o.data)
 		res.Written = append(res.Written, p)
 		res.Outputs = append(res.Outputs, &Output{Path: p, Object: o.obj, Data: data})
 	}

@@ -214,6 +214,19 @@ func (t *Tree) ReadDir(dir string) ([]Entry, error) {
 // copy: most writes of a run over an up-to-date tree are such, and their
 // copies would double what a run keeps live.
 func (t *Tree) WriteFile(path string, data []byte) []byte {
+	return t.write(path, data, true)
+}
+
+// Put is WriteFile for content its caller hands over, such as bytes just
+// rendered: the tree keeps data itself rather than a copy, and the caller
+// must not change it afterwards. A stage's outputs are most of what a run
+// writes, and copying them is most of what recording them costs.
+func (t *Tree) Put(path string, data []byte) []byte {
+	return t.write(path, data, false)
+}
+
+// write records data for path, copied when copyData is set.
+func (t *Tree) write(path string, data []byte, copyData bool) []byte {
 	p := abs(path)
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -221,9 +234,11 @@ func (t *Tree) WriteFile(path string, data []byte) []byte {
 		t.pending[p] = &pendingFile{data: old}
 		return old
 	}
-	f := &pendingFile{data: append([]byte(nil), data...)}
-	t.pending[p] = f
-	return f.data
+	if copyData {
+		data = append([]byte(nil), data...)
+	}
+	t.pending[p] = &pendingFile{data: data}
+	return data
 }
 
 // Remove records the removal of the file at path.

@@ -262,3 +262,31 @@ func TestWriteOfDiskContentSharesTheBytesRead(t *testing.T) {
 		t.Errorf("Changes = %v, %+v, %v; want one unchanged file", changes, st, err)
 	}
 }
+
+// TestPutKeepsTheBytesHandedOver: Put records the caller's bytes without
+// copying them, and content equal to the disk's, as read already, shares
+// the bytes read as WriteFile does.
+func TestPutKeepsTheBytesHandedOver(t *testing.T) {
+	dir := t.TempDir()
+	same := filepath.Join(dir, "same.yaml")
+	write(t, same, "same\n")
+	tr := New()
+	disk, err := tr.ReadFile(same)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept := tr.Put(same, []byte("same\n")); &kept[0] != &disk[0] {
+		t.Error("Put of the disk's content keeps a second copy")
+	}
+	mine := []byte("new\n")
+	other := filepath.Join(dir, "new.yaml")
+	kept := tr.Put(other, mine)
+	got, err := tr.ReadFile(other)
+	if err != nil || string(got) != "new\n" || &kept[0] != &mine[0] || &got[0] != &mine[0] {
+		t.Errorf("ReadFile = %q, %v; want the very bytes handed to Put", got, err)
+	}
+	changes, _, err := tr.Changes()
+	if err != nil || len(changes) != 1 || changes[0].Path != other {
+		t.Errorf("Changes = %v, %v; want the new file alone", changes, err)
+	}
+}
