@@ -1,6 +1,7 @@
 package crdvalidate
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,15 +58,55 @@ func TestCommitted(t *testing.T) {
 		{"no repository", outside, [][2]string{{"a.yaml", ""}, {"b.yaml", ""}}},
 		{"no commit", gitRepo(t, nil), [][2]string{{"a.yaml", ""}}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			c := OpenCommitted(tc.dir)
-			defer c.Close()
-			for _, r := range tc.reads {
-				rel, want := r[0], r[1]
-				if got := string(c.Read(filepath.Join(tc.dir, filepath.FromSlash(rel)))); got != want {
-					t.Errorf("Read(%s) = %q, want %q", rel, got, want)
+		for _, blobs := range []*CommittedBlobs{nil, NewCommittedBlobs()} {
+			t.Run(fmt.Sprintf("%s/blobs kept=%v", tc.name, blobs != nil), func(t *testing.T) {
+				// Twice with the same blobs: the second reads what the first kept.
+				for range 2 {
+					c := OpenCommittedWith(tc.dir, blobs)
+					for _, r := range tc.reads {
+						rel, want := r[0], r[1]
+						if got := string(c.Read(filepath.Join(tc.dir, filepath.FromSlash(rel)))); got != want {
+							t.Errorf("Read(%s) = %q, want %q", rel, got, want)
+						}
+					}
+					c.Close()
 				}
-			}
-		})
+			})
+		}
+	}
+}
+
+// TestCommittedBlobsFollowHEAD: a reader keeping blobs reads a file as
+// committed at HEAD also after HEAD moved, and reads no content of git's
+// for a file whose blob the last reader read.
+func TestCommittedBlobsFollowHEAD(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	repo := gitRepo(t, map[string]string{"a.yaml": "a1\n", "b.yaml": "b1\n"})
+	blobs := NewCommittedBlobs()
+	read := func(name string) (string, *Committed) {
+		c := OpenCommittedWith(repo, blobs)
+		defer c.Close()
+		return string(c.Read(filepath.Join(repo, name))), c
+	}
+	if got, _ := read("a.yaml"); got != "a1\n" {
+		t.Fatalf("a.yaml = %q, want a1", got)
+	}
+	if got, c := read("a.yaml"); got != "a1\n" || c.contents != nil {
+		t.Errorf("a.yaml again = %q, content read from git: %v; want a1 from the blobs kept", got, c.contents != nil)
+	}
+	testtree.Add(t, repo, map[string]string{"a.yaml": "a2\n"})
+	for _, args := range [][]string{{"add", "."}, {"commit", "-q", "-m", "a2"}} {
+		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if got, _ := read("a.yaml"); got != "a2\n" {
+		t.Errorf("a.yaml after a commit = %q, want a2", got)
+	}
+	if got, _ := read("b.yaml"); got != "b1\n" {
+		t.Errorf("b.yaml = %q, want b1", got)
 	}
 }

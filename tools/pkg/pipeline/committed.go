@@ -14,11 +14,11 @@ type earlyCommitted struct {
 	taken bool
 }
 
-// openCommittedEarly starts the reader of the repository holding dir in
-// the background.
-func openCommittedEarly(dir string) *earlyCommitted {
+// openCommittedEarly starts the reader of the repository holding dir, with
+// blobs (crdvalidate.OpenCommittedWith), in the background.
+func openCommittedEarly(dir string, blobs *crdvalidate.CommittedBlobs) *earlyCommitted {
 	e := &earlyCommitted{ready: make(chan *crdvalidate.Committed, 1)}
-	go func() { e.ready <- crdvalidate.OpenCommitted(dir) }()
+	go func() { e.ready <- crdvalidate.OpenCommittedWith(dir, blobs) }()
 	return e
 }
 
@@ -43,5 +43,5 @@ func (r *Run) committedReader(base string) *crdvalidate.Committed {
 	if r.committed != nil && !r.committed.taken {
 		return r.committed.take()
 	}
-	return crdvalidate.OpenCommitted(base)
+	return crdvalidate.OpenCommittedWith(base, r.Options.CommittedBlobs)
 }

@@ -8,11 +8,13 @@ import (
 	"testing"
 
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
 )
 
 // TestValidationComparesWithCommittedFiles: in a git work tree, every
 // merged CRD committed at HEAD is validated as an update of its committed
-// version too, through the reader the run started before the validation.
+// version too, through the reader the run started before the validation
+// and the committed blobs kept across runs (Options.CommittedBlobs).
 func TestValidationComparesWithCommittedFiles(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -24,17 +26,25 @@ func TestValidationComparesWithCommittedFiles(t *testing.T) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	r := New(Options{BaseDir: dir, PayloadDir: DefaultPayloadDir, NoVerdictCache: true})
-	var seen *CRDValidation
-	r.Options.OnValidated = func(v *CRDValidation) { seen = v }
-	if _, err := r.Generate(); err != nil {
-		t.Fatalf("%v\n%v", err, r.Problems.Err())
-	}
-	if seen == nil || seen.Result.Files == 0 || seen.Result.Upgrades != seen.Result.Files {
-		t.Fatalf("validation %+v: want every committed CRD file validated as an update", seen)
-	}
-	if !r.committed.taken {
-		t.Error("the validation opened a reader of its own instead of the one the run started")
+	blobs := crdvalidate.NewCommittedBlobs()
+	// The second run reads the committed files through the blobs the
+	// first one kept.
+	for run := range 2 {
+		r := New(Options{BaseDir: dir, PayloadDir: DefaultPayloadDir, NoVerdictCache: true, CommittedBlobs: blobs})
+		var seen *CRDValidation
+		r.Options.OnValidated = func(v *CRDValidation) { seen = v }
+		if _, err := r.Generate(); err != nil {
+			t.Fatalf("%v\n%v", err, r.Problems.Err())
+		}
+		if seen == nil || seen.Result.Files == 0 || seen.Result.Upgrades != seen.Result.Files {
+			t.Fatalf("run %d: validation %+v: want every committed CRD file validated as an update", run, seen)
+		}
+		if !r.committed.taken {
+			t.Errorf("run %d: the validation opened a reader of its own instead of the one the run started", run)
+		}
+		if blobs.Len() != seen.Result.Files {
+			t.Errorf("run %d: %d committed blobs kept, want the %d files'", run, blobs.Len(), seen.Result.Files)
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/features/payload"
 	"github.com/gatedcrd/gatedcrd/internal/kubetarget"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
@@ -139,6 +140,10 @@ type Options struct {
 	// non-linked KubeVersion running for the next run with it: codegen
 	// watch. A run without one starts the program and ends it.
 	ValidationPrograms *ValidationPrograms
+	// CommittedBlobs, when set, keeps the committed versions of the
+	// merged CRDs that the validation compares with, by git blob, for the
+	// next run with it (crdvalidate.CommittedBlobs): codegen watch.
+	CommittedBlobs *crdvalidate.CommittedBlobs
 }
 
 // OptionNames name options in messages about their values; an empty one
@@ -260,7 +265,7 @@ func (r *Run) Generate() (*Changes, error) {
 // returns the file changes they computed.
 func (d *Discovered) Generate() (*Changes, error) {
 	if d.Run.Options.Stages&ManifestMerge != 0 {
-		d.Run.committed = openCommittedEarly(d.Discovery.BaseDir)
+		d.Run.committed = openCommittedEarly(d.Discovery.BaseDir, d.Run.Options.CommittedBlobs)
 		defer d.Run.committed.closeUntaken()
 	}
 	l, err := d.Load()

@@ -16,6 +16,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
@@ -135,8 +136,10 @@ type Watcher struct {
 	indexes     *partialschemas.IndexCache
 	markerLines *strictmarkers.LineCache
 	// programs keeps the CRD validation program of a non-linked release
-	// running from cycle to cycle.
-	programs *pipeline.ValidationPrograms
+	// running from cycle to cycle, committed the committed versions of
+	// the merged CRDs the validation compares with.
+	programs  *pipeline.ValidationPrograms
+	committed *crdvalidate.CommittedBlobs
 	// decls hashes the declarations of each Go file (declHashes) as the
 	// watcher last saw it; edited collects which declarations the saves
 	// since the last cycle changed.
@@ -555,6 +558,7 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 	}()
 	r.Options.DiscoveryMemo = w.discovered
 	r.Options.ValidationPrograms = w.programs
+	r.Options.CommittedBlobs = w.committed
 	r.Options.PayloadMemo = w.payloads
 	r.Options.PackageIndexes = w.indexes
 	r.Options.MarkerLines = w.markerLines
