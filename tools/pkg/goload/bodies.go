@@ -1,9 +1,12 @@
 package goload
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
+	"sync"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 )
@@ -20,7 +23,9 @@ import (
 // as before, by the collector and by markerpos: neither associates a
 // marker inside a function, and without the body those comments would
 // fall after the declaration and be taken for the next one's. What reads
-// every comment of a root (strict mode) must have run before.
+// every comment of a file (strict mode) reads them through Comments,
+// which still has them: a package a Session keeps for the next run has
+// lost its bodies in the run before.
 //
 // It also prunes the type information of every checked package to what
 // is read afterwards (see pruneTypesInfo).
@@ -35,7 +40,7 @@ func (u *Universe) DropFunctionBodies() {
 	u.eachPackage(func(p *loader.Package) {
 		if p.Syntax != nil && !u.trimmed[p] {
 			for _, f := range p.Syntax {
-				dropBodies(f)
+				u.dropped.add(f, dropBodies(f))
 			}
 			u.trimmed[p] = true
 		}
@@ -48,8 +53,8 @@ func (u *Universe) DropFunctionBodies() {
 
 // dropBodies removes the bodies of f's function declarations and the
 // comment groups that start between the end of a signature and the end of
-// its body.
-func dropBodies(f *ast.File) {
+// its body, and returns those.
+func dropBodies(f *ast.File) []*ast.CommentGroup {
 	type span struct{ from, to token.Pos }
 	var spans []span
 	for _, d := range f.Decls {
@@ -61,9 +66,10 @@ func dropBodies(f *ast.File) {
 		fd.Body = nil
 	}
 	if len(spans) == 0 {
-		return
+		return nil
 	}
 	// Decls and Comments are both in source order.
+	var dropped []*ast.CommentGroup
 	kept := f.Comments[:0]
 	i := 0
 	for _, cg := range f.Comments {
@@ -71,12 +77,62 @@ func dropBodies(f *ast.File) {
 			i++
 		}
 		if i < len(spans) && cg.Pos() >= spans[i].from {
+			dropped = append(dropped, cg)
 			continue
 		}
 		kept = append(kept, cg)
 	}
 	clear(f.Comments[len(kept):])
 	f.Comments = kept
+	return dropped
+}
+
+// Comments returns every comment group of f, a file of u, in source
+// order: f.Comments with those DropFunctionBodies removed from it.
+func (u *Universe) Comments(f *ast.File) []*ast.CommentGroup {
+	dropped := u.dropped.of(f)
+	if len(dropped) == 0 {
+		return f.Comments
+	}
+	all := append(slices.Clone(f.Comments), dropped...)
+	slices.SortFunc(all, func(a, b *ast.CommentGroup) int { return cmp.Compare(a.Pos(), b.Pos()) })
+	return all
+}
+
+// droppedComments are the comment groups DropFunctionBodies removed from
+// each file, kept as long as the file's syntax is: the universes a
+// Session serves share them.
+type droppedComments struct {
+	mu sync.Mutex
+	m  map[*ast.File][]*ast.CommentGroup
+}
+
+func newDroppedComments() *droppedComments {
+	return &droppedComments{m: map[*ast.File][]*ast.CommentGroup{}}
+}
+
+func (d *droppedComments) add(f *ast.File, groups []*ast.CommentGroup) {
+	if len(groups) == 0 {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.m[f] = append(d.m[f], groups...)
+}
+
+func (d *droppedComments) of(f *ast.File) []*ast.CommentGroup {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.m[f]
+}
+
+// forget drops what is kept for files whose syntax goes.
+func (d *droppedComments) forget(files []*ast.File) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, f := range files {
+		delete(d.m, f)
+	}
 }
 
 // pruneTypesInfo keeps of info what the stages and controller-tools read

@@ -42,6 +42,8 @@ type Universe struct {
 	trimmed map[*loader.Package]bool
 	// pruned are the packages whose type information was pruned.
 	pruned map[*loader.Package]bool
+	// dropped are the comments DropFunctionBodies removed (Comments).
+	dropped *droppedComments
 }
 
 // MarkerLines returns the marker comment lines of pkg by node, with their
@@ -125,6 +127,7 @@ func newUniverse(fset *token.FileSet) (*Universe, error) {
 		Checker:   &loader.TypeChecker{NodeFilters: []loader.NodeFilter{crd.Generator{}.CheckFilter()}},
 		Fset:      fset,
 		byPath:    map[string]*loader.Package{},
+		dropped:   newDroppedComments(),
 	}, nil
 }
 

@@ -155,6 +155,7 @@ func (s *Session) view(importPaths []string) *Universe {
 	if err != nil {
 		panic(err) // the registry registered once already
 	}
+	u.dropped = s.all.dropped
 	for _, p := range importPaths {
 		r := s.all.byPath[p]
 		u.Roots = append(u.Roots, r)
@@ -234,6 +235,7 @@ func (s *Session) invalidate(dirty map[*loader.Package]bool) {
 				s.all.Fset.RemoveFile(tf)
 			}
 		}
+		s.all.dropped.forget(p.Syntax)
 		p.Syntax = nil
 		p.CompiledGoFiles = slices.Clone(l.compiled)
 		edited = append(edited, p)

@@ -87,7 +87,9 @@ func ScanWith(u *goload.Universe, cache *LineCache) *Scanned {
 	for _, pkg := range u.Roots {
 		pkg.NeedSyntax()
 		for _, f := range pkg.Syntax {
-			for _, cg := range f.Comments {
+			// With those inside function bodies, which a package kept
+			// from a run before has dropped (goload.Universe.Comments).
+			for _, cg := range u.Comments(f) {
 				for _, line := range commentLines(u.Fset, cg) {
 					s.lines = append(s.lines, cache.check(check, line, seen))
 				}

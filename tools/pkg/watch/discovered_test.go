@@ -3,8 +3,11 @@ package watch
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 )
 
 // TestCycleForgetsWhatDiscoveryKept: discovery keeps what it read of the
@@ -65,5 +68,33 @@ func TestEventsForgetKeptListings(t *testing.T) {
 	r := bg.next("doc-comment save")
 	if r.Err == nil || !strings.Contains(bg.out.String(), "example/v1/tests/b.go:1: package b: the directory already holds package a") {
 		t.Fatalf("the cycle did not report the second package: %+v\n%s", r, bg.out.String())
+	}
+}
+
+// TestCyclesReportMarkersInFunctionBodies: a package the watcher keeps
+// from a cycle before has lost its function bodies, with the comments
+// inside them, yet strict mode must still find the marker-like lines
+// there as a one-shot run does. The example's second group-version holds
+// such a line in a function and imports example/v1, so an edit of
+// example/v1 checks it again from its kept syntax.
+func TestCyclesReportMarkersInFunctionBodies(t *testing.T) {
+	dir := withSharedCRD(t, exampleTree(t, true, false))
+	const marker = "+kubebuilder:Requird"
+	writeFile(t, filepath.Join(dir, "example/v1alpha1/probe.go"), "package v1alpha1\n\nfunc probe() int {\n\t// "+marker+"\n\treturn 1\n}\n")
+	w := started(t, dir)
+	var out syncBuffer
+	w.opts.Out = &out
+	changed := replace(t, dir, stableTypes, "keyed by name", "keyed by their name")
+	rep := w.Cycle(w.changedOf(setOf(changed)))
+	if rep.Err != nil || !slices.Contains(rep.Scope, "example.openshift.io/v1alpha1") {
+		t.Fatalf("the cycle does not check example/v1alpha1 again: %+v", rep)
+	}
+	r := newRun(dir)()
+	if _, err := r.Generate(); err != nil {
+		t.Fatal(err)
+	}
+	found := slices.ContainsFunc(r.Problems.Items(), func(d diag.Diagnostic) bool { return d.Subject == marker })
+	if !found || !strings.Contains(out.String(), marker) {
+		t.Errorf("one-shot run finds the marker: %v; the cycle reported:\n%s", found, out.String())
 	}
 }
