@@ -2,6 +2,7 @@ package goload
 
 import (
 	"crypto/sha256"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -83,7 +84,7 @@ func (s *Session) Forget() { s.all, s.list, s.headers = nil, nil, nil }
 func (s *Session) Universe(importPaths []string, changed []string, fresh bool, opts Options) (*Universe, bool, error) {
 	if !fresh && len(opts.Overlay) == 0 && s.all != nil && s.holdsRoots(importPaths) {
 		if dirty, ok := s.dirty(changed); ok {
-			s.invalidate(dirty)
+			s.invalidate(dirty, changed)
 			s.Reused++
 			return s.view(importPaths), true, nil
 		}
@@ -220,9 +221,13 @@ func (s *Session) dirty(changed []string) (map[*loader.Package]bool, bool) {
 // only their types may change with those of what they import, and
 // controller-tools' loader type-checks a package from its Syntax when it
 // has one. That saves reading and parsing them again (on openshift/api,
-// the 16 importers of config/v1 on every edit of it).
-func (s *Session) invalidate(dirty map[*loader.Package]bool) {
+// the 16 importers of config/v1 on every edit of it). A package holding
+// changed files keeps the syntax of its other files too, and has only the
+// changed ones parsed again (reparse); when that fails, the loader parses
+// the package anew and reports what it finds.
+func (s *Session) invalidate(dirty map[*loader.Package]bool, changed []string) {
 	var edited []*loader.Package
+	old := map[*loader.Package][]*ast.File{}
 	for p, holdsChange := range dirty {
 		l := s.list[p]
 		p.Types, p.TypesInfo, p.IllTyped = nil, nil, false
@@ -230,20 +235,82 @@ func (s *Session) invalidate(dirty map[*loader.Package]bool) {
 		if !holdsChange && p.Syntax != nil {
 			continue
 		}
-		for _, f := range p.Syntax {
-			if tf := s.all.Fset.File(f.Pos()); tf != nil {
-				s.all.Fset.RemoveFile(tf)
-			}
-		}
-		s.all.dropped.forget(p.Syntax)
+		old[p] = p.Syntax
 		p.Syntax = nil
 		p.CompiledGoFiles = slices.Clone(l.compiled)
 		edited = append(edited, p)
 	}
 	leaveOutInertIn(edited, nil)
+	for _, p := range edited {
+		syntax, gone := s.reparse(p, old[p], changed)
+		p.Syntax = syntax
+		for _, f := range gone {
+			if tf := s.all.Fset.File(f.Pos()); tf != nil {
+				s.all.Fset.RemoveFile(tf)
+			}
+		}
+		s.all.dropped.forget(gone)
+	}
 	// The headers stay as hashed: dirty found those of the changed files
 	// unchanged, and the others were not saved.
 	s.Invalidated = len(dirty)
+}
+
+// reparse returns the syntax of p's compiled files made of the files of
+// old that did not change and of the changed ones parsed again, as the
+// loader parses them, and the files of old that go; or nil syntax, and
+// all of old gone, when a file does not parse or was not parsed before:
+// the loader then parses the package itself.
+func (s *Session) reparse(p *loader.Package, old []*ast.File, changed []string) (syntax, gone []*ast.File) {
+	kept := map[string]*ast.File{}
+	for _, f := range old {
+		if tf := s.all.Fset.File(f.Pos()); tf != nil && !slices.Contains(changed, tf.Name()) {
+			kept[tf.Name()] = f
+		}
+	}
+	var parsed []*ast.File
+	for _, name := range p.CompiledGoFiles {
+		if f, ok := kept[name]; ok {
+			syntax = append(syntax, f)
+			delete(kept, name)
+			continue
+		}
+		f, ok := s.parseChanged(name, changed)
+		if !ok {
+			return nil, append(old, parsed...)
+		}
+		parsed = append(parsed, f)
+		syntax = append(syntax, f)
+	}
+	for _, f := range old {
+		if !slices.Contains(syntax, f) {
+			gone = append(gone, f)
+		}
+	}
+	return syntax, gone
+}
+
+// parseChanged parses name, one of the changed files, into the kept file
+// set with the mode controller-tools' loader parses in; false when it is
+// not a changed file or does not parse.
+func (s *Session) parseChanged(name string, changed []string) (*ast.File, bool) {
+	if !slices.Contains(changed, name) {
+		return nil, false
+	}
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return nil, false
+	}
+	f, err := parser.ParseFile(s.all.Fset, name, src, parser.AllErrors|parser.ParseComments)
+	if err != nil {
+		if f != nil {
+			if tf := s.all.Fset.File(f.Pos()); tf != nil {
+				s.all.Fset.RemoveFile(tf)
+			}
+		}
+		return nil, false
+	}
+	return f, true
 }
 
 // moduleFiles returns the listed Go files that lie in the module
