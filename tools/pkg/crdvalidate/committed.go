@@ -113,12 +113,21 @@ func (c *Committed) Read(path string) []byte {
 // read returns the content of the blob name names, or nil when it names
 // none.
 func (c *Committed) read(name string) ([]byte, error) {
-	id, size, err := c.objects.ask(name)
+	id, kind, size, err := c.objects.ask(name)
 	if err != nil || id == "" {
 		return nil, err
 	}
 	if c.blobs == nil {
-		return c.objects.content(size)
+		// The content follows whatever the object is (a directory is a
+		// tree): read past it.
+		data, err := c.objects.content(size)
+		if err != nil || kind != "blob" {
+			return nil, err
+		}
+		return data, nil
+	}
+	if kind != "blob" {
+		return nil, nil
 	}
 	data, ok := c.blobs.get(id)
 	if !ok {
@@ -140,26 +149,26 @@ func (c *Committed) readBlob(id string) ([]byte, error) {
 	return c.contents.blob(id)
 }
 
-// ask sends name and reads the answer's header, "<id> blob <size>\n"
-// (for --batch, the content follows), or "<name> missing\n"; id is ""
-// when name is no blob.
-func (f *catFile) ask(name string) (id string, size int, err error) {
+// ask sends name and reads the answer's header: "<id> <kind> <size>\n",
+// the object's content following for --batch, or "<name> missing\n" (id
+// is then "").
+func (f *catFile) ask(name string) (id, kind string, size int, err error) {
 	if _, err := fmt.Fprintln(f.in, name); err != nil {
-		return "", 0, err
+		return "", "", 0, err
 	}
 	header, err := f.out.ReadString('\n')
 	if err != nil {
-		return "", 0, err
+		return "", "", 0, err
 	}
 	fields := strings.Fields(header)
-	if len(fields) != 3 || fields[1] != "blob" {
-		return "", 0, nil
+	if len(fields) != 3 {
+		return "", "", 0, nil
 	}
 	size, err = strconv.Atoi(fields[2])
 	if err != nil {
-		return "", 0, err
+		return "", "", 0, err
 	}
-	return fields[0], size, nil
+	return fields[0], fields[1], size, nil
 }
 
 // content reads the size bytes of content after a --batch header, and
@@ -174,11 +183,11 @@ func (f *catFile) content(size int) ([]byte, error) {
 
 // blob reads the blob id through a --batch process.
 func (f *catFile) blob(id string) ([]byte, error) {
-	got, size, err := f.ask(id)
+	got, kind, size, err := f.ask(id)
 	if err != nil {
 		return nil, err
 	}
-	if got != id {
+	if got != id || kind != "blob" {
 		return nil, fmt.Errorf("git cat-file did not find blob %s", id)
 	}
 	return f.content(size)

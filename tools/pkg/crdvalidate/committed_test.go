@@ -32,9 +32,9 @@ func gitRepo(t *testing.T, files map[string]string) string {
 }
 
 // TestCommitted: a file reads as committed at HEAD, whatever its working
-// copy holds; a file not committed, outside the directory or in a
-// directory outside any repository reads as nil, and reads go on after
-// one of those.
+// copy holds; a file not committed, a directory, a file outside the
+// directory or in a directory outside any repository reads as nil, and
+// reads go on after one of those.
 func TestCommitted(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -52,7 +52,7 @@ func TestCommitted(t *testing.T) {
 		name, dir string
 		reads     [][2]string // path relative to dir (".." allowed), content ("": nil)
 	}{
-		{"repository root", repo, [][2]string{{"api/v1/a.yaml", "committed a\n"}, {"api/v1/new.yaml", ""}, {"b.yaml", "committed b\n"}}},
+		{"repository root", repo, [][2]string{{"api/v1/a.yaml", "committed a\n"}, {"api/v1/new.yaml", ""}, {"api/v1", ""}, {"b.yaml", "committed b\n"}}},
 		{"subdirectory", filepath.Join(repo, "api"), [][2]string{{"v1/a.yaml", "committed a\n"}, {"../b.yaml", ""}, {"v1/a.yaml", "committed a\n"}}},
 		{"through a symbolic link", link, [][2]string{{"api/v1/a.yaml", "committed a\n"}}},
 		{"no repository", outside, [][2]string{{"a.yaml", ""}, {"b.yaml", ""}}},
