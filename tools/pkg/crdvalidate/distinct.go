@@ -32,13 +32,14 @@ func (in Input) checkDistinct(files []toCheck) ([]checked, int) {
 	previous := make([][]byte, len(files))
 	groups := make([][32]byte, len(files))
 	keys := make([]string, len(files)) // the verdict cache's
+	var sameBodies bodies
 	workers.Each(len(files), func(i int) {
 		f := files[i]
 		if f.err != nil {
 			return
 		}
 		// First, while git (Committed) may still be starting.
-		fp := fingerprintOf(f.obj)
+		fp := sameBodies.fingerprintOf(f.obj)
 		var prev *fingerprint
 		if in.Previous != nil {
 			if previous[i] = in.Previous(f.path); previous[i] != nil {

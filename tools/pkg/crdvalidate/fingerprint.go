@@ -10,6 +10,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -51,7 +52,87 @@ type fingerprint struct {
 
 // fingerprintOf returns the fingerprint of a parsed manifest.
 func fingerprintOf(obj map[string]any) fingerprint {
+	return (*bodies)(nil).fingerprintOf(obj)
+}
+
+// bodies shares the part of fingerprints that covers everything but
+// metadata among manifests whose top-level values but metadata are the
+// same maps and strings: the files of one merged CRD's variants
+// (manifestmerge.Output) share them and differ in their metadata. A nil
+// bodies shares nothing. The maps must not change while it is in use.
+type bodies struct {
+	mu sync.Mutex
+	of map[string]*sharedBody
+}
+
+type sharedBody struct {
+	once         sync.Once
+	body         [32]byte
+	descriptions []string
+}
+
+// fingerprintOf returns the fingerprint of obj, its body computed once
+// for all the manifests sharing it. Safe for concurrent use.
+func (b *bodies) fingerprintOf(obj map[string]any) fingerprint {
 	var f fingerprint
+	sb := b.body(obj)
+	sb.once.Do(func() { sb.body, sb.descriptions = bodyOf(obj) })
+	f.body, f.descriptions = sb.body, sb.descriptions
+	meta := obj["metadata"]
+	f.meta = plainDigest(meta)
+	f.stripped = plainDigest(strippedMetadata(meta))
+	return f
+}
+
+// body returns the entry of obj's body: a new one unless a manifest
+// with the same top-level values but metadata has one.
+func (b *bodies) body(obj map[string]any) *sharedBody {
+	if b == nil {
+		return &sharedBody{}
+	}
+	key, ok := sharingKey(obj)
+	if !ok {
+		return &sharedBody{}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.of == nil {
+		b.of = map[string]*sharedBody{}
+	}
+	sb := b.of[key]
+	if sb == nil {
+		sb = &sharedBody{}
+		b.of[key] = sb
+	}
+	return sb
+}
+
+// sharingKey names the top-level values of obj but metadata: maps by
+// identity, strings by value. ok is false for other values.
+func sharingKey(obj map[string]any) (key string, ok bool) {
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		if k != "metadata" {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		switch v := obj[k].(type) {
+		case map[string]any:
+			fmt.Fprintf(&b, "%q:%p;", k, v)
+		case string:
+			fmt.Fprintf(&b, "%q=%q;", k, v)
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// bodyOf digests everything of obj but metadata, descriptions aside.
+func bodyOf(obj map[string]any) ([32]byte, []string) {
 	d := newDigester()
 	rest := make(map[string]any, len(obj))
 	for k, v := range obj {
@@ -60,12 +141,7 @@ func fingerprintOf(obj map[string]any) fingerprint {
 		}
 	}
 	d.walk(rest, crdRoot)
-	f.body = d.sum()
-	f.descriptions = d.descriptions
-	meta := obj["metadata"]
-	f.meta = plainDigest(meta)
-	f.stripped = plainDigest(strippedMetadata(meta))
-	return f
+	return d.sum(), d.descriptions
 }
 
 // plainDigest digests a value as it is.

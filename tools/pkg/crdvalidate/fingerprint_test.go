@@ -3,7 +3,9 @@ package crdvalidate
 import (
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
@@ -251,5 +253,40 @@ func TestFingerprintRoles(t *testing.T) {
 		if key(obj("one")) == key(obj("two")) {
 			t.Errorf("%s: a description field's text does not change the key", name)
 		}
+	}
+}
+
+// TestBodiesShareAcrossVariants: manifests whose top-level values but
+// metadata are the same maps share one body, computed once; any other
+// manifest, also one whose spec is an equal but distinct map, gets its
+// own; every fingerprint is the one fingerprintOf computes alone.
+func TestBodiesShareAcrossVariants(t *testing.T) {
+	spec := func(desc string) map[string]any {
+		return map[string]any{"versions": []any{map[string]any{"name": "v1", "schema": map[string]any{
+			"openAPIV3Schema": map[string]any{"type": "object", "description": desc}}}}}
+	}
+	variant := func(s map[string]any, set string) map[string]any {
+		return map[string]any{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition", "spec": s,
+			"metadata": map[string]any{"name": "x", "annotations": map[string]any{"release.openshift.io/feature-set": set}}}
+	}
+	shared, other, equal := spec("shared"), spec("other"), spec("shared")
+	objs := []map[string]any{variant(shared, "Default"), variant(shared, "TechPreviewNoUpgrade"), variant(other, "Default"), variant(equal, "Default")}
+	var b bodies
+	fps := make([]fingerprint, len(objs))
+	var wg sync.WaitGroup
+	for i, obj := range objs {
+		wg.Go(func() { fps[i] = b.fingerprintOf(obj) })
+	}
+	wg.Wait()
+	for i, obj := range objs {
+		if want := fingerprintOf(obj); !reflect.DeepEqual(fps[i], want) {
+			t.Errorf("manifest %d: fingerprint %+v, want %+v", i, fps[i], want)
+		}
+	}
+	if &fps[0].descriptions[0] != &fps[1].descriptions[0] {
+		t.Error("the variants of one spec did not share its body")
+	}
+	if &fps[0].descriptions[0] == &fps[3].descriptions[0] {
+		t.Error("an equal but distinct spec shared another's body")
 	}
 }
