@@ -15,7 +15,7 @@ import (
 // manifest.ToMap gives it. Encoding and decoding ~100 KB of JSON per
 // schema was the costliest part of finishing a schema, so the map is
 // built from the fields directly (schemaMap), with the JSON round trip
-// left for what it alone can tell (see direct). Properties of
+// left for what it alone can tell (see schemaMap). Properties of
 // apiextensions v1 that schemaMap does not know fail
 // TestSchemaMapKnowsEveryField.
 func schemaToMap(schema *apiextensionsv1.JSONSchemaProps) (map[string]any, error) {
@@ -49,6 +49,14 @@ func schemaMap(s *apiextensionsv1.JSONSchemaProps, depth int) (m map[string]any,
 		return nil, false
 	}
 	b := mapBuilder{m: map[string]any{}, ok: true, depth: depth}
+	b.validation(s)
+	b.subschemas(s)
+	b.extensions(s)
+	return b.m, b.ok
+}
+
+// validation records the fields of JSON Schema's own that hold no schema.
+func (b *mapBuilder) validation(s *apiextensionsv1.JSONSchemaProps) {
 	b.str("id", s.ID)
 	b.str("$schema", string(s.Schema))
 	if s.Ref != nil {
@@ -78,21 +86,6 @@ func schemaMap(s *apiextensionsv1.JSONSchemaProps, depth int) (m map[string]any,
 	b.integer("maxProperties", s.MaxProperties)
 	b.integer("minProperties", s.MinProperties)
 	b.strs("required", s.Required)
-	if s.Items != nil {
-		b.put("items")(b.items(s.Items))
-	}
-	b.schemas("allOf", s.AllOf)
-	b.schemas("oneOf", s.OneOf)
-	b.schemas("anyOf", s.AnyOf)
-	if s.Not != nil {
-		b.put("not")(schemaMap(s.Not, depth+1))
-	}
-	b.named("properties", s.Properties)
-	b.orBool("additionalProperties", s.AdditionalProperties)
-	b.named("patternProperties", s.PatternProperties)
-	b.dependencies(s.Dependencies)
-	b.orBool("additionalItems", s.AdditionalItems)
-	b.named("definitions", s.Definitions)
 	if d := s.ExternalDocs; d != nil {
 		docs := mapBuilder{m: map[string]any{}, ok: true}
 		docs.str("description", d.Description)
@@ -102,6 +95,29 @@ func schemaMap(s *apiextensionsv1.JSONSchemaProps, depth int) (m map[string]any,
 	if s.Example != nil {
 		b.put("example")(jsonValue(*s.Example))
 	}
+}
+
+// subschemas records the fields that hold schemas.
+func (b *mapBuilder) subschemas(s *apiextensionsv1.JSONSchemaProps) {
+	if s.Items != nil {
+		b.put("items")(b.items(s.Items))
+	}
+	b.schemas("allOf", s.AllOf)
+	b.schemas("oneOf", s.OneOf)
+	b.schemas("anyOf", s.AnyOf)
+	if s.Not != nil {
+		b.put("not")(schemaMap(s.Not, b.depth+1))
+	}
+	b.named("properties", s.Properties)
+	b.orBool("additionalProperties", s.AdditionalProperties)
+	b.named("patternProperties", s.PatternProperties)
+	b.dependencies(s.Dependencies)
+	b.orBool("additionalItems", s.AdditionalItems)
+	b.named("definitions", s.Definitions)
+}
+
+// extensions records the fields OpenAPI and Kubernetes add.
+func (b *mapBuilder) extensions(s *apiextensionsv1.JSONSchemaProps) {
 	b.flag("nullable", s.Nullable)
 	if s.XPreserveUnknownFields != nil {
 		b.m["x-kubernetes-preserve-unknown-fields"] = *s.XPreserveUnknownFields
@@ -118,7 +134,6 @@ func schemaMap(s *apiextensionsv1.JSONSchemaProps, depth int) (m map[string]any,
 	if len(s.XValidations) > 0 {
 		b.put("x-kubernetes-validations")(validationRules(s.XValidations))
 	}
-	return b.m, b.ok
 }
 
 // mapBuilder collects the entries of one JSON object; ok turns false for
