@@ -196,7 +196,12 @@ func (g *generation) open() {
 	if g.parser != nil {
 		return
 	}
-	p := &crd.Parser{Collector: g.univ.goload.Collector, Checker: g.univ.goload.Checker}
+	// The parser takes a view of every type of every package it indexes
+	// (826 for a doc-comment cycle on openshift/api), which its map would
+	// otherwise grow to one rehash at a time: it starts at the number the
+	// generations before indexed.
+	p := &crd.Parser{Collector: g.univ.goload.Collector, Checker: g.univ.goload.Checker,
+		Types: make(map[crd.TypeIdent]*markers.TypeInfo, len(g.univ.types))}
 	crd.AddKnownTypes(p)
 	g.flattener = &crd.Flattener{Parser: p}
 	paths := slices.Collect(maps.Keys(p.PackageOverrides))
