@@ -19,7 +19,9 @@ import (
 // copies, so that no caller can change what a later one (in this run or
 // the next) gets, whatever it does with its object; copying costs a few
 // percent of parsing. Only View lends the entry's own object, to a caller
-// that reads it and keeps it only through Own.
+// that reads it and keeps it only through Own. Prewarm makes the first
+// copy in the background too, which the next Parse of the bytes takes
+// instead of copying on its caller's time.
 //
 // Entries are evicted by generation (Advance): one not used in the
 // current or the previous generation is dropped, so the memo holds what
@@ -31,6 +33,7 @@ type Memo struct {
 	entries map[[sha256.Size]byte]*memoEntry
 	hits    int
 	misses  int
+	spares  int
 	// bg parses the bytes Prewarm was given; Wait waits for it.
 	bg sync.WaitGroup
 }
@@ -43,6 +46,9 @@ type memoEntry struct {
 	obj  map[string]any
 	err  error
 	used uint64 // the last generation that used the entry
+	// spare is a deep copy of obj made by Prewarm, for the next Parse to
+	// take (guarded by Memo.mu).
+	spare map[string]any
 }
 
 // NewMemo returns an empty memo.
@@ -57,8 +63,11 @@ func (m *Memo) Parse(data []byte) (map[string]any, error) {
 	if m == nil {
 		return Parse(data)
 	}
-	obj, err := m.View(data)
-	return m.Own(obj), err
+	e := m.view(data)
+	if spare := m.takeSpare(e); spare != nil {
+		return spare, e.err
+	}
+	return m.Own(e.obj), e.err
 }
 
 // View is Parse for a caller that only reads the object to decide
@@ -70,6 +79,12 @@ func (m *Memo) View(data []byte) (map[string]any, error) {
 	if m == nil {
 		return Parse(data)
 	}
+	e := m.view(data)
+	return e.obj, e.err
+}
+
+// view returns the parsed entry of data, counting the hit or miss.
+func (m *Memo) view(data []byte) *memoEntry {
 	e, known := m.entry(data)
 	m.mu.Lock()
 	if known {
@@ -79,7 +94,35 @@ func (m *Memo) View(data []byte) (map[string]any, error) {
 	}
 	m.mu.Unlock()
 	e.parse()
-	return e.obj, e.err
+	return e
+}
+
+// takeSpare hands out the entry's spare copy, if Prewarm made one.
+func (m *Memo) takeSpare(e *memoEntry) map[string]any {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	spare := e.spare
+	if spare != nil {
+		e.spare = nil
+		m.spares++
+	}
+	return spare
+}
+
+// makeSpare gives a parsed entry a spare copy unless it has one.
+func (m *Memo) makeSpare(e *memoEntry) {
+	m.mu.Lock()
+	has := e.spare != nil
+	m.mu.Unlock()
+	if e.obj == nil || has {
+		return
+	}
+	cp := runtime.DeepCopyJSON(e.obj)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if e.spare == nil {
+		e.spare = cp
+	}
 }
 
 // Own returns an object View returned as one the caller may keep and
@@ -131,8 +174,8 @@ func (e *memoEntry) parse() {
 }
 
 // Prewarm parses contents in the background, on every core, so that a
-// later Parse of the same bytes finds them parsed: codegen watch hands it
-// the files a cycle wrote, between cycles. A Parse that needs a content
+// later Parse of the same bytes finds them parsed, and copied once for
+// it: codegen watch hands it the files a cycle wrote, between cycles. A Parse that needs a content
 // still being parsed waits for it instead of parsing it again. The
 // entries count as used in the current generation. The caller must not
 // modify contents.
@@ -145,7 +188,10 @@ func (m *Memo) Prewarm(contents [][]byte) {
 		entries[i], _ = m.entry(data)
 	}
 	m.bg.Go(func() {
-		workers.Each(len(entries), func(i int) { entries[i].parse() })
+		workers.Each(len(entries), func(i int) {
+			entries[i].parse()
+			m.makeSpare(entries[i])
+		})
 	})
 }
 
@@ -194,8 +240,9 @@ type MemoStats struct {
 	// Entries is the number of contents held.
 	Entries int
 	// Hits counts the parses of contents held (or being prewarmed),
-	// Misses those of new contents, since the memo was made.
-	Hits, Misses int
+	// Misses those of new contents, since the memo was made; Spares the
+	// copies Prewarm made that a Parse handed out.
+	Hits, Misses, Spares int
 }
 
 // Stats returns the memo's counts (none for a nil memo).
@@ -205,5 +252,5 @@ func (m *Memo) Stats() MemoStats {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return MemoStats{Entries: len(m.entries), Hits: m.hits, Misses: m.misses}
+	return MemoStats{Entries: len(m.entries), Hits: m.hits, Misses: m.misses, Spares: m.spares}
 }

@@ -157,3 +157,30 @@ func TestMemoForget(t *testing.T) {
 		t.Errorf("%d misses, want 3: A was parsed again", s.Misses)
 	}
 }
+
+// TestMemoPrewarmCopiesAhead: after a prewarm, the first Parse of the
+// bytes takes the copy the prewarm made, the next one copies anew; each
+// caller's object is its own, whatever the others do with theirs.
+func TestMemoPrewarmCopiesAhead(t *testing.T) {
+	m := NewMemo()
+	m.Prewarm([][]byte{[]byte(memoDocA), []byte(memoDocA)})
+	m.Wait()
+	view, _ := m.View([]byte(memoDocA))
+	first := sameAsParse(t, m, memoDocA)
+	if s := m.Stats(); s.Spares != 1 {
+		t.Fatalf("the first Parse after the prewarm took %d copies, want 1", s.Spares)
+	}
+	first["spec"].(map[string]any)["list"].([]any)[1].(map[string]any)["y"] = "changed"
+	second := sameAsParse(t, m, memoDocA)
+	if s := m.Stats(); s.Spares != 1 {
+		t.Errorf("the second Parse took a spare copy too (%d)", s.Spares)
+	}
+	if reflect.ValueOf(first).UnsafePointer() == reflect.ValueOf(second).UnsafePointer() ||
+		reflect.ValueOf(first).UnsafePointer() == reflect.ValueOf(view).UnsafePointer() {
+		t.Error("two callers share an object")
+	}
+	second["kind"] = "changed"
+	if view["kind"] != "A" {
+		t.Errorf("the memo's own object changed: %v", view["kind"])
+	}
+}
