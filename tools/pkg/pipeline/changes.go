@@ -1,7 +1,9 @@
 package pipeline
 
 import (
+	"context"
 	"path/filepath"
+	"runtime/trace"
 	"strings"
 	"time"
 
@@ -39,6 +41,7 @@ func (c *Changes) Describe() string { return tree.Describe(c.List, c.Run.base) }
 // Write commits the changes atomically (see tree.Tree.Commit), holding
 // the tree's write lock (WriteLock) while it does.
 func (c *Changes) Write() error {
+	defer trace.StartRegion(context.Background(), "commit").End()
 	start := time.Now()
 	release, err := c.Run.lockForWrite()
 	if err != nil {

@@ -2,10 +2,12 @@ package pipeline
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime/trace"
 	"time"
 
 	"github.com/gatedcrd/gatedcrd/features/payload"
@@ -206,8 +208,10 @@ func New(opts Options) *Run {
 	return &Run{Options: opts, Problems: &diag.List{}, Tree: tree.New()}
 }
 
-// timed runs fn as the step called name and records its duration.
+// timed runs fn as the step called name and records its duration. An
+// execution trace shows the step as a region of that name.
 func (r *Run) timed(name string, fn func() error) error {
+	defer trace.StartRegion(context.Background(), name).End()
 	start := time.Now()
 	err := fn()
 	r.Stats.addStage(name, time.Since(start))

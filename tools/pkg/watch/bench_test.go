@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"slices"
 	"strings"
 	"testing"
@@ -93,10 +94,12 @@ func benchSaves(b *testing.B, dir, file string, edit func(testing.TB, string), f
 	var savedGCs, savedAlloc uint64 // collections and bytes allocated in the same spans
 	cpu := cpuTime()
 	stopProfile := profileCycles(b)
+	stopTrace := traceCycles(b)
 	b.ResetTimer()
 	for b.Loop() {
 		startMem := memStats()
 		start, startCPU := time.Now(), cpuTime()
+		saving := trace.StartRegion(context.Background(), saveRegion)
 		edit(b, file)
 		select {
 		case r := <-reports:
@@ -109,6 +112,7 @@ func benchSaves(b *testing.B, dir, file string, edit func(testing.TB, string), f
 		}
 		lat = append(lat, time.Since(start))
 		saveToDisk += cpuTime() - startCPU
+		saving.End()
 		end := memStats()
 		addSteps(perStep, <-steps, lat[len(lat)-1])
 		savedGCs += uint64(end.NumGC - startMem.NumGC)
@@ -118,6 +122,7 @@ func benchSaves(b *testing.B, dir, file string, edit func(testing.TB, string), f
 		b.StartTimer()
 	}
 	b.StopTimer()
+	stopTrace()
 	stopProfile()
 	cpu = cpuTime() - cpu
 	reportSteps(b, perStep)
@@ -205,7 +210,28 @@ func benchOut() io.Writer {
 // cycle) to the file GATEDCRD_BENCH_CPUPROFILE names, when set; call the
 // function it returns after the last cycle.
 func profileCycles(b *testing.B) (stop func()) {
-	p := os.Getenv("GATEDCRD_BENCH_CPUPROFILE")
+	return recordTo(b, "GATEDCRD_BENCH_CPUPROFILE", pprof.StartCPUProfile, pprof.StopCPUProfile)
+}
+
+// saveRegion names the trace region of BenchmarkSaveToDisk's goroutine
+// from a save to the cycle's report: the spans to read in a trace of the
+// cycles (traceCycles), whose other parts are the think time between them.
+const saveRegion = "save-to-report"
+
+// traceCycles writes an execution trace of the cycles, each save-to-report
+// span a region (saveRegion) with the pipeline's steps in regions of their
+// own, to the file GATEDCRD_BENCH_TRACE names, when set: where the cores
+// idle during a save (go tool trace); call the function it returns after
+// the last cycle.
+func traceCycles(b *testing.B) (stop func()) {
+	return recordTo(b, "GATEDCRD_BENCH_TRACE", trace.Start, trace.Stop)
+}
+
+// recordTo starts a recording (start) into the file the environment
+// variable env names, when set, and returns the function that stops it
+// (stop) and closes the file.
+func recordTo(b *testing.B, env string, start func(io.Writer) error, stop func()) func() {
+	p := os.Getenv(env)
 	if p == "" {
 		return func() {}
 	}
@@ -213,11 +239,11 @@ func profileCycles(b *testing.B) (stop func()) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := pprof.StartCPUProfile(f); err != nil {
+	if err := start(f); err != nil {
 		b.Fatal(err)
 	}
 	return func() {
-		pprof.StopCPUProfile()
+		stop()
 		if err := f.Close(); err != nil {
 			b.Fatal(err)
 		}
