@@ -199,6 +199,7 @@ func (s *stage) run() {
 // each manifest as soon as it is known, so that parsing the files nobody
 // handed over overlaps schema generation, which must run on one goroutine.
 func (s *stage) selectAndGenerate() []*generation {
+	walking := region("schemapatch.walk")
 	seen, versionDirs := map[string]bool{}, map[string]bool{}
 	var paths []string
 	pkgsOf := map[string][]*loader.Package{}
@@ -231,6 +232,7 @@ func (s *stage) selectAndGenerate() []*generation {
 			})
 		}
 	}
+	walking.End()
 	t0 := time.Now()
 	gen := s.generator()
 	// Stage 1's partial manifests need no parsing: their schemas are built
@@ -256,9 +258,14 @@ func (s *stage) selectAndGenerate() []*generation {
 		}
 	}
 	parsed := s.readManifests(others, versionDirs)
+	r := region("schemapatch.generate-handed")
 	gen.add(handed)
+	r.End()
+	r = region("schemapatch.wait-parsed")
+	sels := parsed()
+	r.End()
 	var rest []*crdManifest
-	for i, sel := range parsed() {
+	for i, sel := range sels {
 		if sel.presumed != nil {
 			s.res.Presumed = append(s.res.Presumed, sel.presumed)
 		}
@@ -269,11 +276,15 @@ func (s *stage) selectAndGenerate() []*generation {
 		}
 	}
 	s.res.Timing.Select = time.Since(t0)
+	r = region("schemapatch.generate-rest")
 	gen.add(rest)
+	r.End()
 	s.manifests = append(handed, rest...)
 	sort.SliceStable(s.manifests, func(i, j int) bool { return s.manifests[i].path < s.manifests[j].path })
 	s.res.Manifests = len(s.manifests)
+	r = region("schemapatch.wait-converter")
 	gen.converted()
+	r.End()
 	for _, m := range s.manifests {
 		m.takeSchemas()
 	}
@@ -600,7 +611,10 @@ func (s *stage) write(gens []*generation) {
 	for _, g := range gens {
 		g.settle()
 	}
+	r := region("schemapatch.render")
 	workers.Each(len(s.manifests), render)
+	r.End()
+	defer region("schemapatch.record").End()
 
 	for i, m := range s.manifests {
 		o := outs[i]
