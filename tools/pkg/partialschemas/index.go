@@ -21,10 +21,9 @@ import (
 // by the position go/types reports for them.
 type pkgIndex struct {
 	pkg *loader.Package
-	// syntax and bodies are the package's syntax the index was made from
-	// and whether its functions had their bodies (IndexCache).
-	syntax []*ast.File
-	bodies bool
+	// syntax is the package's syntax the index was made from
+	// (IndexCache).
+	syntax goload.Syntax
 	// failed is set when the collector could not parse the package's
 	// markers; problems are the errors.
 	failed   bool
@@ -78,7 +77,8 @@ func (r *run) index(pkg *loader.Package) *pkgIndex {
 	}
 	r.indexes.mu.Unlock()
 	e.once.Do(func() {
-		if e.idx = r.cache.get(pkg); e.idx == nil {
+		var ok bool
+		if e.idx, ok = r.cache.Get(pkg); !ok {
 			e.idx = r.buildIndex(pkg)
 		}
 	})
@@ -92,7 +92,7 @@ func (r *run) index(pkg *loader.Package) *pkgIndex {
 // large package (config/v1 of openshift/api) holds up the CRDs waiting
 // for it less.
 func (r *run) buildIndex(pkg *loader.Package) *pkgIndex {
-	idx := &pkgIndex{pkg: pkg, syntax: pkg.Syntax, bodies: hasBodies(pkg.Syntax)}
+	idx := &pkgIndex{pkg: pkg, syntax: goload.SyntaxOf(pkg)}
 	var err error
 	var wg sync.WaitGroup
 	wg.Go(func() { idx.raw = r.u.MarkerLines(pkg) })

@@ -77,7 +77,7 @@ func TestIndexCacheFollowsTheSyntax(t *testing.T) {
 	f := &fixture{base: base}
 	lib := f.path("lib/lib.go")
 	f.write(t, "lib/lib.go", strings.Replace(f.read(t, "lib/lib.go"), "\tNote string", "\t// +openshift:enable:FeatureGate=OtherLibGate\n\tNote string", 1))
-	reused, indexed := cache.Reused, len(cache.m)
+	reused, indexed := cache.Reused, cache.Len()
 	cycle("lib edited", []string{lib})
 	if cache.Built != built+1 || cache.Reused != reused+indexed-1 {
 		t.Errorf("after the edit: %d built, %d reused; want 1 and %d", cache.Built-built, cache.Reused-reused, indexed-1)

@@ -301,7 +301,7 @@ func Run(in Input) (*Result, error) {
 		r.finish(pv.vr)
 		res.Versions = append(res.Versions, pv.vr)
 	}
-	in.Indexes.keep(r.indexes.m)
+	keepIndexes(in.Indexes, r.indexes.m)
 	if in.Problems == nil {
 		return res, list.Err()
 	}
