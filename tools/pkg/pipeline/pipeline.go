@@ -18,6 +18,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/partialschemas"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/schemapatch"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/strictmarkers"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
@@ -134,6 +135,11 @@ type Options struct {
 	// still has (partialschemas.IndexCache): codegen watch, whose package
 	// session keeps the packages that did not change.
 	PackageIndexes *partialschemas.IndexCache
+	// SchemaIndexes, when set, keeps stage 2's indexes of the Go packages
+	// its schemas reach for the next run with it, which reuses those of
+	// packages whose syntax it still has (schemapatch.IndexCache): codegen
+	// watch.
+	SchemaIndexes *schemapatch.IndexCache
 	// PayloadMemo, when set, keeps the payload directory read last, to
 	// serve the next run with it while the files are the same
 	// (payload.Memo): codegen watch.

@@ -103,7 +103,8 @@ func (p *Partials) Schemas() (*Schemas, error) {
 		p.dropBodies()
 		in := schemapatch.Input{Discovery: p.Discovery, Universe: p.Universe, Tree: r.Tree, Problems: r.Problems,
 			EnumFromConstants: p.Config.EnumFromConstants, Partials: p.takeManifests(),
-			PresumeMerged: r.Options.Stages&ManifestMerge != 0, Untouched: p.untouched, Memo: r.Options.Memo}
+			PresumeMerged: r.Options.Stages&ManifestMerge != 0, Untouched: p.untouched, Memo: r.Options.Memo,
+			Indexes: r.Options.SchemaIndexes}
 		in.Era = schemapatch.EraOf(r.Payload())
 		res, err := schemapatch.Run(in)
 		if err == nil {

@@ -71,10 +71,8 @@ type kindSchema struct {
 type universe struct {
 	goload *goload.Universe
 	// closure is every package reachable from the roots, sorted by path.
-	closure []*loader.Package
-	// typeNames caches the names of the types declared in a package.
-	typeNames map[*loader.Package][]string
-	problems  *problemSink
+	closure  []*loader.Package
+	problems *problemSink
 	// enumFromConstants is Input.EnumFromConstants: +enum sets enum:.
 	enumFromConstants bool
 	// legacyEnums is set in the pre-version eras: a field's and its
@@ -86,25 +84,39 @@ type universe struct {
 	// indexer indexes each package once for every generation (see index).
 	indexer *crd.Parser
 	indexes map[*loader.Package]*pkgIndex
-	types   map[crd.TypeIdent]*indexedType
+	// cache keeps indexes from run to run (Input.Indexes), or is nil.
+	cache *IndexCache
+	types map[crd.TypeIdent]*indexedType
 	// converter converts the generated schemas to maps.
 	converter *converter
 	// views counts the views of types built (Result.Views).
 	views int
 }
 
-// pkgIndex is what controller-tools' indexing of one package yields: its
-// group-version (when it has one) and the TypeInfo of each of its types,
-// in declaration order. The TypeInfos are shared by every generation and
-// never modified (generations put views of them in their parsers).
-type pkgIndex struct {
+// packageIndex is what controller-tools' indexing of one package yields:
+// its group-version (when it has one) and the TypeInfo of each of its
+// types, in declaration order. The TypeInfos are shared by every
+// generation, and by the runs an IndexCache keeps the index for, and never
+// modified (generations put views of them in their parsers).
+type packageIndex struct {
 	gv    schema.GroupVersion
 	hasGV bool
-	types []*indexedType
+	infos []*markers.TypeInfo
 	// schemata are the fixed schemas of known types (crd.KnownPackages),
 	// shared by every generation: controller-tools only reads them (the
 	// flattener deep-copies what it edits).
 	schemata map[crd.TypeIdent]apiextensionsv1.JSONSchemaProps
+	// syntax is the package's syntax the index was made from
+	// (IndexCache); failed is set when indexing recorded errors on it.
+	syntax goload.Syntax
+	failed bool
+}
+
+// pkgIndex is a run's index of one package: the package's indexing, and
+// the run's state of each of its types (what generations share).
+type pkgIndex struct {
+	*packageIndex
+	types []*indexedType
 }
 
 func newUniverse(u *goload.Universe, sink *problemSink) *universe {
@@ -131,7 +143,7 @@ func newUniverse(u *goload.Universe, sink *problemSink) *universe {
 		visit(r)
 	}
 	sort.SliceStable(closure, func(i, j int) bool { return closure[i].PkgPath < closure[j].PkgPath })
-	return &universe{goload: u, closure: closure, typeNames: map[*loader.Package][]string{}, problems: sink,
+	return &universe{goload: u, closure: closure, problems: sink,
 		enums: map[types.Object]enumResult{}, deps: map[[2]*loader.Package]bool{},
 		indexer: newIndexer(u), indexes: map[*loader.Package]*pkgIndex{},
 		types: map[crd.TypeIdent]*indexedType{}, converter: newConverter()}
@@ -143,48 +155,52 @@ func newIndexer(u *goload.Universe) *crd.Parser {
 	return p
 }
 
-// index returns the indexing of pkg, done once per run by the universe's
-// own parser, which has the known-type overrides of crd.AddKnownTypes:
-// upstream's NeedPackage (marker collection and doc extraction for every
-// type, the costly part; fixed schemas for known types), whose results
-// every generation copies instead of indexing the package again. Errors
-// found while indexing are recorded on the package once, as the first
-// generation would have. The indexer never generates a schema, so the
-// schemas it holds for pkg are those its override put there.
+// index returns the run's index of pkg, made once per run: from the
+// cache's indexing of pkg when it has one for the package's present
+// syntax, else from indexPackage.
 func (u *universe) index(pkg *loader.Package) *pkgIndex {
 	if ix, ok := u.indexes[pkg]; ok {
 		return ix
 	}
-	u.indexer.NeedPackage(pkg)
-	ix := &pkgIndex{schemata: map[crd.TypeIdent]apiextensionsv1.JSONSchemaProps{}}
-	ix.gv, ix.hasGV = u.indexer.GroupVersions[pkg]
-	for _, name := range u.namesOf(pkg) {
-		id := crd.TypeIdent{Package: pkg, Name: name}
-		if info := u.indexer.Types[id]; info != nil {
-			t := newIndexedType(info)
-			ix.types = append(ix.types, t)
-			u.types[id] = t
-		}
+	raw, ok := u.cache.Get(pkg)
+	if !ok {
+		raw = u.indexPackage(pkg)
 	}
-	for id, schema := range u.indexer.Schemata {
-		if id.Package == pkg {
-			ix.schemata[id] = schema
-		}
+	ix := &pkgIndex{packageIndex: raw}
+	for _, info := range raw.infos {
+		t := newIndexedType(info)
+		ix.types = append(ix.types, t)
+		u.types[crd.TypeIdent{Package: pkg, Name: info.Name}] = t
 	}
 	u.indexes[pkg] = ix
 	return ix
 }
 
-func (u *universe) namesOf(pkg *loader.Package) []string {
-	if names, ok := u.typeNames[pkg]; ok {
-		return names
-	}
-	var names []string
+// indexPackage indexes pkg with the universe's own parser, which has the
+// known-type overrides of crd.AddKnownTypes: upstream's NeedPackage
+// (marker collection and doc extraction for every type, the costly part;
+// fixed schemas for known types), whose results every generation copies
+// instead of indexing the package again. Errors found while indexing are
+// recorded on the package once, as the first generation would have. The
+// indexer never generates a schema, so the schemas it holds for pkg are
+// those its override put there.
+func (u *universe) indexPackage(pkg *loader.Package) *packageIndex {
+	errs := len(pkg.Errors)
+	u.indexer.NeedPackage(pkg)
+	ix := &packageIndex{schemata: map[crd.TypeIdent]apiextensionsv1.JSONSchemaProps{},
+		syntax: goload.SyntaxOf(pkg), failed: len(pkg.Errors) > errs}
+	ix.gv, ix.hasGV = u.indexer.GroupVersions[pkg]
 	loader.EachType(pkg, func(_ *ast.File, _ *ast.GenDecl, spec *ast.TypeSpec) {
-		names = append(names, spec.Name.Name)
+		if info := u.indexer.Types[crd.TypeIdent{Package: pkg, Name: spec.Name.Name}]; info != nil {
+			ix.infos = append(ix.infos, info)
+		}
 	})
-	u.typeNames[pkg] = names
-	return names
+	for id, schema := range u.indexer.Schemata {
+		if id.Package == pkg {
+			ix.schemata[id] = schema
+		}
+	}
+	return ix
 }
 
 func newGeneration(u *universe, gates markerdefs.GateSet) *generation {

@@ -61,6 +61,10 @@ type Input struct {
 	// (codegen watch: those its last cycle wrote or read are parsed
 	// already); nil parses each one.
 	Memo *manifest.Memo
+	// Indexes, when set, keeps the indexes of the Go packages the run
+	// indexed for the next run with it, which reuses those of packages
+	// whose syntax it still has (IndexCache): codegen watch.
+	Indexes *IndexCache
 }
 
 // Partial is a partial manifest handed over by stage 1: the file, and the
@@ -464,6 +468,7 @@ func (s *stage) generator() *generator {
 	univ := newUniverse(s.in.Universe, s.sink)
 	univ.enumFromConstants = s.in.EnumFromConstants
 	univ.legacyEnums = legacyEnumEra(s.in.Era)
+	univ.cache = s.in.Indexes
 	return &generator{stage: s, univ: univ, byKey: map[string]*generation{}}
 }
 
@@ -499,9 +504,10 @@ func (gr *generator) add(ms []*crdManifest) {
 }
 
 // finish reports what the generations recorded on the packages they
-// indexed and returns the generations.
+// indexed, hands the indexes to the cache and returns the generations.
 func (gr *generator) finish() []*generation {
 	s := gr.stage
+	gr.univ.keepIndexes()
 	seen := map[*loader.Package]bool{}
 	var indexed []*loader.Package
 	for _, g := range gr.gens {

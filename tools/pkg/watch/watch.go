@@ -23,6 +23,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/partialschemas"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/schemapatch"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/strictmarkers"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
@@ -131,10 +132,12 @@ type Watcher struct {
 	discovered *discovery.Memo
 	// payloads keeps the payload directory's read while its files stay
 	// the same; indexes stage 1's indexes of the packages the session
-	// keeps; markerLines strict mode's findings on each marker text.
-	payloads    *payload.Memo
-	indexes     *partialschemas.IndexCache
-	markerLines *strictmarkers.LineCache
+	// keeps, schemaIndexes stage 2's; markerLines strict mode's findings
+	// on each marker text.
+	payloads      *payload.Memo
+	indexes       *partialschemas.IndexCache
+	schemaIndexes *schemapatch.IndexCache
+	markerLines   *strictmarkers.LineCache
 	// programs keeps the CRD validation program of a non-linked release
 	// running from cycle to cycle, committed the committed versions of
 	// the merged CRDs the validation compares with.
@@ -182,7 +185,7 @@ func New(baseDir string, opts Options) (*Watcher, error) {
 	w := &Watcher{opts: opts, base: base, fsw: fsw, watched: map[string]bool{}, seen: map[string][32]byte{}, full: true,
 		decls: map[string]map[string][32]byte{}, parsed: map[string]parsedGo{},
 		session: goload.NewSession(base), memo: manifest.NewMemo(), discovered: discovery.NewMemo(),
-		payloads: &payload.Memo{}, indexes: partialschemas.NewIndexCache(),
+		payloads: &payload.Memo{}, indexes: partialschemas.NewIndexCache(), schemaIndexes: schemapatch.NewIndexCache(),
 		markerLines: strictmarkers.NewLineCache(), programs: pipeline.NewValidationPrograms()}
 	if err := w.watchTree(base); err != nil {
 		fsw.Close()
@@ -561,6 +564,7 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 	r.Options.CommittedBlobs = w.committed
 	r.Options.PayloadMemo = w.payloads
 	r.Options.PackageIndexes = w.indexes
+	r.Options.SchemaIndexes = w.schemaIndexes
 	r.Options.MarkerLines = w.markerLines
 	r.Options.LoadUniverse = func(_ string, paths []string, opts goload.Options) (*goload.Universe, error) {
 		u, kept, err := w.session.Universe(paths, w.unseen, fresh, opts)
