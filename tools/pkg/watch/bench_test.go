@@ -179,15 +179,23 @@ func running(t testing.TB, dir string, opts Options) <-chan Report {
 	if err != nil {
 		t.Fatal(err)
 	}
+	runInBackground(t, w)
+	return reports
+}
+
+// runInBackground runs w on its own goroutine until the test ends, and
+// closes it then; the error Run returns fails the test.
+func runInBackground(t testing.TB, w *Watcher) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- w.Run(ctx) }()
 	t.Cleanup(func() {
 		cancel()
-		<-done
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
 		w.Close()
 	})
-	return reports
 }
 
 // toggleGatedField adds a field gated by an existing FeatureGate to

@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -87,6 +89,16 @@ func (e *declEdits) add(dir string, names []string, all bool) {
 	}
 	for _, n := range names {
 		e.types[dir][n] = true
+	}
+}
+
+// merge adds the edits of o.
+func (e *declEdits) merge(o declEdits) {
+	for dir := range o.packages {
+		e.add(dir, nil, true)
+	}
+	for dir, names := range o.types {
+		e.add(dir, slices.Collect(maps.Keys(names)), false)
 	}
 }
 

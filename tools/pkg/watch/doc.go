@@ -10,8 +10,10 @@
 // strict baseline, go.mod and go.sum. It watches directories, not files,
 // because editors save by writing a new file and renaming it over the old
 // one, and it waits until the events of a save have stopped for a moment
-// (Options.Debounce; RenameSettle when the save only renamed Go files
-// that parse into place) before it runs the next cycle. A file whose content
+// (Options.Debounce) before it runs the next cycle. A save that only
+// renamed Go files that parse into place starts its cycle at once; an
+// event for an input that comes before that cycle writes drops it
+// (superseded), and the next waits RenameSettle. A file whose content
 // is what the watcher saw last, or what its own last write put there (the
 // compatibility lines of .gatedcrd.yaml edit Go files), starts no cycle.
 //

@@ -1,7 +1,10 @@
 package watch
 
 import (
+	"cmp"
 	"crypto/sha256"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -10,9 +13,11 @@ import (
 )
 
 // RenameSettle is how long a save must have been quiet before its cycle
-// starts when the save renamed a complete Go file into place. Such a save
-// (gofmt and goimports on save, most editors' "safe write") is whole at
-// the rename: waiting the full DefaultDebounce only delays its cycle.
+// starts when the save renamed a complete Go file into place and a cycle
+// started for it at once was dropped (superseded): the save may be one of
+// a burst, and the next try waits for the burst to end. A first try does
+// not wait: such a save (gofmt and goimports on save, most editors' "safe
+// write") is whole at the rename.
 const RenameSettle = 10 * time.Millisecond
 
 // quiet tracks the debounce of the save being collected: how long its
@@ -22,22 +27,120 @@ type quiet struct {
 	// appearing (a write in place, a removal, a YAML input): those may
 	// be one of several writes, so the save waits the full debounce.
 	slow bool
+	// retry is set once a cycle started at once for the save was
+	// dropped because of a later event: the save then waits RenameSettle.
+	retry bool
 }
 
 // after returns the quiet period to wait after ev, given the save's
-// events so far, and records ev.
+// events so far, and records ev. Zero means at once: the cycle starts
+// speculatively, and is dropped if another event for an input comes
+// before it writes (Watcher.superseded).
 func (q *quiet) after(ev fsnotify.Event, debounce time.Duration) time.Duration {
 	if ev.Op != fsnotify.Create || !isGoSource(filepath.Clean(ev.Name)) {
 		q.slow = true
 	}
-	if q.slow {
+	switch {
+	case q.slow:
 		return debounce
+	case q.retry:
+		return min(RenameSettle, debounce)
 	}
-	return min(RenameSettle, debounce)
+	return 0
 }
 
 // reset starts the next save.
-func (q *quiet) reset() { q.slow = false }
+func (q *quiet) reset() { q.slow, q.retry = false, false }
+
+// save collects the events of the save under way, for Run: the inputs
+// they name and the debounce timer of the cycle they start.
+type save struct {
+	pending map[string]bool
+	q       quiet
+	// waited is the quiet period the timer was last armed for.
+	waited time.Duration
+	timer  *time.Timer
+	fire   <-chan time.Time
+}
+
+// arm (re)starts the debounce timer for d.
+func (s *save) arm(d time.Duration) {
+	if s.timer == nil {
+		s.timer = time.NewTimer(d)
+	} else {
+		s.timer.Stop()
+		s.timer.Reset(d)
+	}
+	s.fire = s.timer.C
+}
+
+// take handles one notification and adds it to the save when it may
+// concern an input, which it reports.
+func (w *Watcher) take(ev fsnotify.Event) bool {
+	if !w.event(ev) {
+		return false
+	}
+	s := &w.save
+	s.pending[filepath.Clean(ev.Name)] = true
+	s.waited = s.q.after(ev, w.opts.Debounce)
+	s.arm(s.waited)
+	return true
+}
+
+// lost handles a notification error: an overflowed queue lost events, and
+// only a full cycle, after the full debounce, is safe then. Any other
+// error is returned.
+func (w *Watcher) lost(err error) error {
+	if !errors.Is(err, fsnotify.ErrEventOverflow) {
+		return fmt.Errorf("watch: %w", err)
+	}
+	s := &w.save
+	w.full = true
+	s.pending[w.base] = true
+	s.q.slow = true
+	s.waited = w.opts.Debounce
+	s.arm(s.waited)
+	return nil
+}
+
+// errSuperseded ends the generation of a cycle started at once that a
+// later event superseded: it writes nothing, and reports nothing.
+var errSuperseded = errors.New("superseded by a later event")
+
+// superseded takes the notifications that came since the cycle under way
+// started, without waiting for more, and says whether one may concern an
+// input: what the cycle read may then be stale, or half saved, and its
+// work is dropped. A change of mode alone changes no content. The save
+// they start waits RenameSettle at least (quiet.retry), so that a burst
+// of saves drops one cycle, not one per save.
+func (w *Watcher) superseded() bool {
+	s := &w.save
+	retry := s.q.retry
+	s.q.retry = true
+	stale := false
+	for {
+		select {
+		case ev, ok := <-w.fsw.Events:
+			if !ok {
+				return true // closing: Run returns
+			}
+			if w.take(ev) && ev.Op != fsnotify.Chmod {
+				stale = true
+			}
+		case err, ok := <-w.fsw.Errors:
+			if !ok {
+				return true
+			}
+			w.runErr = cmp.Or(w.runErr, w.lost(err))
+			stale = true
+		default:
+			if !stale {
+				s.q.retry = retry
+			}
+			return stale
+		}
+	}
+}
 
 // complete says whether every pending Go file parses. A Go file created
 // and then written in several writes may be caught half written after the

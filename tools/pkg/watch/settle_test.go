@@ -21,8 +21,8 @@ func TestQuietPeriodOfASave(t *testing.T) {
 		events []fsnotify.Event
 		want   time.Duration // after the last event
 	}{
-		{"a Go file renamed into place", []fsnotify.Event{ev(fsnotify.Create, "/t/a/types.go")}, RenameSettle},
-		{"two Go files renamed into place", []fsnotify.Event{ev(fsnotify.Create, "/t/a/types.go"), ev(fsnotify.Create, "/t/a/more.go")}, RenameSettle},
+		{"a Go file renamed into place", []fsnotify.Event{ev(fsnotify.Create, "/t/a/types.go")}, 0},
+		{"two Go files renamed into place", []fsnotify.Event{ev(fsnotify.Create, "/t/a/types.go"), ev(fsnotify.Create, "/t/a/more.go")}, 0},
 		{"a Go file written in place", []fsnotify.Event{ev(fsnotify.Write, "/t/a/types.go")}, debounce},
 		{"a Go file created, then written", []fsnotify.Event{ev(fsnotify.Create, "/t/a/types.go"), ev(fsnotify.Write, "/t/a/types.go")}, debounce},
 		{"a write, then a Go file renamed into place", []fsnotify.Event{ev(fsnotify.Write, "/t/a/other.go"), ev(fsnotify.Create, "/t/a/types.go")}, debounce},
@@ -32,21 +32,27 @@ func TestQuietPeriodOfASave(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var q quiet
-			var got time.Duration
-			for _, e := range tc.events {
-				got = q.after(e, debounce)
-			}
-			if got != tc.want {
-				t.Errorf("quiet period %v, want %v", got, tc.want)
-			}
-			q.reset()
-			if got := q.after(ev(fsnotify.Create, "/t/a/types.go"), debounce); got != RenameSettle {
-				t.Errorf("the next save's rename waits %v, want %v", got, RenameSettle)
+			for _, retry := range []bool{false, true} {
+				q := quiet{retry: retry}
+				var got time.Duration
+				for _, e := range tc.events {
+					got = q.after(e, debounce)
+				}
+				want := tc.want
+				if retry && want == 0 {
+					want = RenameSettle // a cycle of the save was superseded
+				}
+				if got != want {
+					t.Errorf("retry %v: quiet period %v, want %v", retry, got, want)
+				}
+				q.reset()
+				if got := q.after(ev(fsnotify.Create, "/t/a/types.go"), debounce); got != 0 {
+					t.Errorf("retry %v: the next save's rename waits %v, want 0", retry, got)
+				}
 			}
 		})
 	}
-	var q quiet
+	q := quiet{retry: true}
 	if got := q.after(ev(fsnotify.Create, "/t/a/types.go"), time.Millisecond); got != time.Millisecond {
 		t.Errorf("a debounce shorter than RenameSettle: %v", got)
 	}
@@ -122,7 +128,7 @@ func TestChangedOfTakesTheSettlesParse(t *testing.T) {
 
 // TestRenameSavesSkipTheDebounce drives the watcher through file
 // notifications: a save by rename of a whole Go file starts its cycle
-// after RenameSettle, one that breaks the syntax (what a half-written
+// at once, one that breaks the syntax (what a half-written
 // file looks like) and a write in place after the full debounce.
 func TestRenameSavesSkipTheDebounce(t *testing.T) {
 	dir := exampleTree(t, true, false)
@@ -133,8 +139,8 @@ func TestRenameSavesSkipTheDebounce(t *testing.T) {
 	debounce := 30 * time.Millisecond // runWatcher's
 
 	replace(t, dir, stableTypes, "type NestedConfig struct {", "// NestedConfig is renamed into place.\ntype NestedConfig struct {")
-	if r := bg.next("rename save"); r.Err != nil || r.Waited != RenameSettle {
-		t.Errorf("a whole Go file renamed into place: waited %v, want %v (%+v)", r.Waited, RenameSettle, r)
+	if r := bg.next("rename save"); r.Err != nil || r.Waited != 0 {
+		t.Errorf("a whole Go file renamed into place: waited %v, want none (%+v)", r.Waited, r)
 	}
 
 	replace(t, dir, stableTypes, "type NestedConfig struct {", "type NestedConfig struct {{")

@@ -33,6 +33,12 @@ import (
 // new file and renaming it over the old one, within a few milliseconds.
 const DefaultDebounce = 75 * time.Millisecond
 
+// eventBuffer is how many notifications wait for the watcher in
+// fsnotify's channel: a cycle started at once takes those that came while
+// it ran just before it writes (superseded), and they must be there, not
+// in the kernel's queue behind a notification fsnotify could not hand on.
+const eventBuffer = 256
+
 // Options configure a Watcher.
 type Options struct {
 	// NewRun returns the pipeline run of one cycle, with the options of a
@@ -90,9 +96,10 @@ type Report struct {
 	// being on disk.
 	Duration time.Duration
 	// Waited is how long the save's events had to be quiet before the
-	// cycle started: RenameSettle after Go files renamed into place that
-	// parse, else the debounce; zero for the first cycle and for Cycle
-	// called directly.
+	// cycle started: zero after Go files renamed into place that parse
+	// (the cycle starts at once), RenameSettle for them when such a
+	// cycle was superseded by a later event before it wrote, else the
+	// debounce; zero for the first cycle and for Cycle called directly.
 	Waited time.Duration
 	// PackagesKept says the cycle used the Go packages kept from the
 	// previous cycles without listing them with the go command;
@@ -151,6 +158,15 @@ type Watcher struct {
 	// parsed are the Go files of the save being collected that its
 	// settle parsed (complete), for changedOf.
 	parsed map[string]parsedGo
+	// save collects the events of the save under way (Run). speculative
+	// says the cycle under way started without waiting for quiet: it is
+	// dropped if a later event supersedes it before it writes. carried
+	// and the edits put back in edited are those of dropped cycles, for
+	// the next one; runErr is a notification error met meanwhile.
+	save        save
+	speculative bool
+	carried     []string
+	runErr      error
 	// types is the type graph of the root packages the cycles checked.
 	types typeRefs
 	// memo parses the manifests of every cycle's run; written and
@@ -178,7 +194,7 @@ func New(baseDir string, opts Options) (*Watcher, error) {
 	if real, err := filepath.EvalSymlinks(base); err == nil {
 		base = real
 	}
-	fsw, err := fsnotify.NewWatcher()
+	fsw, err := fsnotify.NewBufferedWatcher(eventBuffer)
 	if err != nil {
 		return nil, fmt.Errorf("watch: %w", err)
 	}
@@ -212,69 +228,50 @@ func (w *Watcher) Run(ctx context.Context) error {
 	// (or right after it reports) must differ from what was seen.
 	w.seed()
 	w.Cycle(nil)
-	pending := map[string]bool{}
-	var timer *time.Timer
-	var fire <-chan time.Time
-	var q quiet
-	var waited time.Duration
+	s := &w.save
+	s.pending = map[string]bool{}
 	for {
 		select {
 		case <-ctx.Done():
-			if timer != nil {
-				timer.Stop()
+			if s.timer != nil {
+				s.timer.Stop()
 			}
 			return nil
 		case err, ok := <-w.fsw.Errors:
 			if !ok {
 				return nil
 			}
-			// An overflowed queue lost events: only a full cycle is safe.
-			if errors.Is(err, fsnotify.ErrEventOverflow) {
-				w.full = true
-				pending[w.base] = true
-				q.slow = true
-				waited = w.opts.Debounce
-				fire = w.arm(&timer, waited)
-				continue
+			if err := w.lost(err); err != nil {
+				return err
 			}
-			return fmt.Errorf("watch: %w", err)
 		case ev, ok := <-w.fsw.Events:
 			if !ok {
 				return nil
 			}
-			if w.event(ev) {
-				pending[filepath.Clean(ev.Name)] = true
-				waited = q.after(ev, w.opts.Debounce)
-				fire = w.arm(&timer, waited)
-			}
-		case <-fire:
-			fire = nil
-			if !q.slow && !complete(pending, w.parsed) {
+			w.take(ev)
+		case <-s.fire:
+			s.fire = nil
+			if !s.q.slow && !complete(s.pending, w.parsed) {
 				// Caught mid-write: wait the rest of the full debounce.
-				q.slow = true
-				fire = w.arm(&timer, w.opts.Debounce-waited)
-				waited = w.opts.Debounce
+				s.q.slow = true
+				s.arm(w.opts.Debounce - s.waited)
+				s.waited = w.opts.Debounce
 				continue
 			}
-			q.reset()
-			changed := w.changedOf(pending)
-			clear(pending)
+			s.q.reset()
+			changed := w.changedOf(s.pending)
+			clear(s.pending)
+			changed = w.withCarried(changed)
 			if len(changed) > 0 || w.full {
-				w.cycle(changed, waited)
+				w.speculative = s.waited == 0
+				w.cycle(changed, s.waited)
+				w.speculative = false
+			}
+			if w.runErr != nil {
+				return w.runErr
 			}
 		}
 	}
-}
-
-// arm (re)starts the debounce timer for d and returns its channel.
-func (w *Watcher) arm(t **time.Timer, d time.Duration) <-chan time.Time {
-	if *t == nil {
-		*t = time.NewTimer(d)
-	} else {
-		(*t).Stop()
-		(*t).Reset(d)
-	}
-	return (*t).C
 }
 
 // event handles one notification: it watches new directories and says
@@ -454,11 +451,15 @@ func (w *Watcher) cycle(changed []string, waited time.Duration) Report {
 		defer releaseGC()
 	}
 	r, err := w.generate(scope, kinds, fresh)
-	if err != nil && !full {
+	if err != nil && !full && !errors.Is(err, errSuperseded) {
 		// A restricted run found errors: run in full, so that what is
 		// reported is what a one-shot run reports.
 		scope, kinds = nil, nil
 		r, err = w.generate(nil, nil, true)
+	}
+	if errors.Is(err, errSuperseded) {
+		w.drop(changed, edited)
+		return Report{}
 	}
 	rep.PackagesKept, rep.PackagesInvalidated = r.kept, r.invalidated
 	if !full {
@@ -488,6 +489,27 @@ func (w *Watcher) cycle(changed []string, waited time.Duration) Report {
 	w.remember(r)
 	w.afterCycle(err == nil)
 	return rep
+}
+
+// drop forgets a cycle a later event superseded: its changed inputs and
+// the declarations they changed are carried to the next cycle, which
+// regenerates what they reach along with what the later saves do.
+func (w *Watcher) drop(changed []string, edited declEdits) {
+	w.cycles--
+	w.carried = append(w.carried, changed...)
+	w.edited.merge(edited)
+}
+
+// withCarried adds to changed the inputs of the cycles dropped since the
+// last one that ran, sorted and once each.
+func (w *Watcher) withCarried(changed []string) []string {
+	if len(w.carried) == 0 {
+		return changed
+	}
+	out := slices.Concat(changed, w.carried)
+	w.carried = nil
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 func (w *Watcher) report(rep Report) {
@@ -554,7 +576,7 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 	r := w.opts.NewRun()
 	out.run = r
 	defer func() {
-		if err != nil {
+		if err != nil && !errors.Is(err, errSuperseded) {
 			// A failed run may leave packages half-indexed.
 			w.session.Forget()
 		}
@@ -593,6 +615,13 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 	var universe *goload.Universe
 	r.Options.OnLoaded = func(l *pipeline.Loaded) { loaded, universe = graphOf(l), l.Universe }
 	changes, err := r.Generate()
+	if w.speculative && w.superseded() {
+		if err != nil {
+			w.session.Forget()
+			w.full = true
+		}
+		return out, errSuperseded
+	}
 	if w.opts.BeforeReport != nil {
 		w.opts.BeforeReport(r)
 	}

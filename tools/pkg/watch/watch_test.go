@@ -116,20 +116,25 @@ const (
 func replace(t testing.TB, dir, rel, from, to string) []string {
 	t.Helper()
 	p := filepath.Join(dir, rel)
+	replaceVia(t, p, p+".swp-new", from, to)
+	return []string{p}
+}
+
+// replaceVia saves p with from replaced by to as editors do: a new file,
+// tmp, renamed over the old one. It fails the test when from is not in p.
+func replaceVia(t testing.TB, p, tmp, from, to string) {
+	t.Helper()
 	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(data), from) {
-		t.Fatalf("%s: %q not found", rel, from)
+		t.Fatalf("%s: %q not found", p, from)
 	}
-	// Save as editors do: a new file renamed over the old one.
-	tmp := p + ".swp-new"
 	writeFile(t, tmp, strings.Replace(string(data), from, to, 1))
 	if err := os.Rename(tmp, p); err != nil {
 		t.Fatal(err)
 	}
-	return []string{p}
 }
 
 func contains(t testing.TB, dir, rel, s string) bool {
