@@ -33,7 +33,9 @@ import (
 // the collections and the bytes allocated in that span (save-gcs/cycle,
 // save-alloc-MiB/cycle) and the median wall time of each pipeline step
 // ("<step>-ms", "rest-ms" for the debounce, the write and the watcher's
-// own work). The example tree always runs, with
+// own work), and that of the time from the save to the start of its
+// cycle ("wait-ms": the notification, the debounce, the watcher's parse
+// of the saved file), a part of "rest-ms". The example tree always runs, with
 // a doc-comment edit (testtree.ToggleDoc); the real tree of make
 // conformance runs when GATEDCRD_BENCH_MODULE names it (make bench sets
 // it), fetched and prepared by hack/real-tree.sh, with three edits: a doc
@@ -88,6 +90,7 @@ func benchSaves(b *testing.B, dir, file string, edit func(testing.TB, string), f
 	}
 	<-steps
 	var lat []time.Duration
+	var waits []time.Duration // from the save to the start of its cycle
 	perStep := map[string][]time.Duration{}
 	var scope []string
 	var saveToDisk time.Duration    // CPU time from the saves to the reports
@@ -107,6 +110,7 @@ func benchSaves(b *testing.B, dir, file string, edit func(testing.TB, string), f
 				b.Fatalf("cycle: %+v", r)
 			}
 			scope = r.Scope
+			waits = append(waits, time.Since(start)-r.Duration)
 		case <-time.After(2 * time.Minute):
 			b.Fatal("no cycle")
 		}
@@ -126,6 +130,7 @@ func benchSaves(b *testing.B, dir, file string, edit func(testing.TB, string), f
 	stopProfile()
 	cpu = cpuTime() - cpu
 	reportSteps(b, perStep)
+	reportSteps(b, map[string][]time.Duration{"wait": waits})
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Milliseconds()), "p50-ms")
 	b.ReportMetric(float64(lat[(len(lat)*9)/10].Milliseconds()), "p90-ms")
