@@ -1,12 +1,15 @@
 package watch
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/fsnotify/fsnotify"
 
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
@@ -115,4 +118,84 @@ func TestModeChangeSupersedesNothing(t *testing.T) {
 	if r.Cycle != 2 || !slices.Equal(r.Changed, []string{alphaTypes}) || r.Err != nil || r.Waited != 0 || r.Written == 0 {
 		t.Errorf("the cycle: %+v; want #2 started at once, writing for %s", r, alphaTypes)
 	}
+}
+
+// TestSupersededTakesTheQueuedNotifications checks superseded on
+// notifications queued in the watcher's channel: an input's drops the
+// cycle and makes the save wait RenameSettle, a change of mode or a file
+// that is no input drops nothing, a lost notification drops the cycle and
+// makes the next one full.
+func TestSupersededTakesTheQueuedNotifications(t *testing.T) {
+	dir := exampleTree(t, true, false)
+	w := started(t, dir)
+	stable, alpha := filepath.Join(dir, stableTypes), filepath.Join(dir, alphaTypes)
+	for _, tc := range []struct {
+		name    string
+		events  []fsnotify.Event
+		lost    bool
+		want    bool
+		pending []string
+		wait    time.Duration
+	}{
+		{"no notification", nil, false, false, nil, 0},
+		{"a Go file renamed into place", []fsnotify.Event{{Name: alpha, Op: fsnotify.Create}}, false, true, []string{alpha}, RenameSettle},
+		{"a change of mode", []fsnotify.Event{{Name: stable, Op: fsnotify.Chmod}}, false, false, []string{stable}, 30 * time.Millisecond},
+		{"a file that is no input", []fsnotify.Event{{Name: filepath.Join(dir, "example/v1/notes.txt"), Op: fsnotify.Create}}, false, false, nil, 0},
+		{"a write in place", []fsnotify.Event{{Name: stable, Op: fsnotify.Write}}, false, true, []string{stable}, 30 * time.Millisecond},
+		{"lost notifications", nil, true, true, []string{dir}, 30 * time.Millisecond},
+	} {
+		events, errs := make(chan fsnotify.Event, len(tc.events)), make(chan error, 1)
+		for _, ev := range tc.events {
+			events <- ev
+		}
+		if tc.lost {
+			errs <- fsnotify.ErrEventOverflow
+		}
+		w.fsw.Events, w.fsw.Errors = events, errs
+		w.opts.Debounce, w.full = 30*time.Millisecond, false
+		w.save = save{pending: map[string]bool{}}
+		if got := w.superseded(); got != tc.want {
+			t.Errorf("%s: superseded = %v, want %v", tc.name, got, tc.want)
+		}
+		if got := slices.Sorted(maps.Keys(w.save.pending)); !slices.Equal(got, tc.pending) {
+			t.Errorf("%s: pending %v, want %v", tc.name, got, tc.pending)
+		}
+		if w.save.q.retry != tc.want || (tc.pending != nil && w.save.waited != tc.wait) {
+			t.Errorf("%s: retry %v, waits %v; want %v, %v", tc.name, w.save.q.retry, w.save.waited, tc.want, tc.wait)
+		}
+		if w.full != tc.lost || w.runErr != nil {
+			t.Errorf("%s: full %v, error %v; want %v, none", tc.name, w.full, w.runErr, tc.lost)
+		}
+		if w.save.timer != nil {
+			w.save.timer.Stop()
+		}
+	}
+}
+
+// TestBurstOfRenames: two files renamed into place one right after the
+// other are both regenerated, whether the second came before the first's
+// cycle started (one cycle), while it ran (one cycle, the first dropped)
+// or, on a slow machine, after it wrote (two cycles).
+func TestBurstOfRenames(t *testing.T) {
+	dir, reports, _ := duringCycle(t)
+	saveByRename(t, dir, alphaTypes, "// newField needs no gate marker", "// newField needs no gate marker at all")
+	saveByRename(t, dir, stableTypes, "type StableConfigTypeStatus struct {\n\t// ", "type StableConfigTypeStatus struct {\n\t// Edited. ")
+	changed := map[string]bool{}
+	for cycle := 2; !changed[stableTypes]; cycle++ {
+		r := nextReport(t, reports, "the saves")
+		if r.Cycle != cycle || r.Err != nil {
+			t.Fatalf("cycle #%d (%v), want #%d", r.Cycle, r.Err, cycle)
+		}
+		for _, p := range r.Changed {
+			changed[p] = true
+		}
+	}
+	if !changed[alphaTypes] {
+		t.Errorf("no cycle regenerated %s", alphaTypes)
+	}
+	want, err := oneShot(t, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameTree(t, "after the saves", want, testtree.Snapshot(t, dir))
 }

@@ -251,6 +251,15 @@ func (w *Watcher) Run(ctx context.Context) error {
 			w.take(ev)
 		case <-s.fire:
 			s.fire = nil
+			if s.waited == 0 && w.superseded() {
+				// More of a burst of saves was already queued behind
+				// the timer: wait for the burst to end instead of
+				// starting a cycle to drop.
+				if w.runErr != nil {
+					return w.runErr
+				}
+				continue
+			}
 			if !s.q.slow && !complete(s.pending, w.parsed) {
 				// Caught mid-write: wait the rest of the full debounce.
 				s.q.slow = true
