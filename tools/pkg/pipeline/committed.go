@@ -43,5 +43,5 @@ func (r *Run) committedReader(base string) *crdvalidate.Committed {
 	if r.committed != nil && !r.committed.taken {
 		return r.committed.take()
 	}
-	return crdvalidate.OpenCommittedWith(base, r.Options.CommittedBlobs)
+	return crdvalidate.OpenCommittedWith(base, r.kept().blobs)
 }

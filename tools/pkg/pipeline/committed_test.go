@@ -8,13 +8,12 @@ import (
 	"testing"
 
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
 )
 
 // TestValidationComparesWithCommittedFiles: in a git work tree, every
 // merged CRD committed at HEAD is validated as an update of its committed
 // version too, through the reader the run started before the validation
-// and the committed blobs kept across runs (Options.CommittedBlobs).
+// and the committed blobs kept across runs (Keep).
 func TestValidationComparesWithCommittedFiles(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -26,11 +25,13 @@ func TestValidationComparesWithCommittedFiles(t *testing.T) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	blobs := crdvalidate.NewCommittedBlobs()
+	keep := NewKeep()
+	defer keep.Close()
+	blobs := keep.blobs
 	// The second run reads the committed files through the blobs the
 	// first one kept.
 	for run := range 2 {
-		r := New(Options{BaseDir: dir, PayloadDir: DefaultPayloadDir, NoVerdictCache: true, CommittedBlobs: blobs})
+		r := New(Options{BaseDir: dir, PayloadDir: DefaultPayloadDir, NoVerdictCache: true, Keep: keep})
 		var seen *CRDValidation
 		r.Options.OnValidated = func(v *CRDValidation) { seen = v }
 		if _, err := r.Generate(); err != nil {

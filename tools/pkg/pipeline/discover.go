@@ -33,7 +33,7 @@ func (r *Run) Discover() (*Discovered, error) {
 	err := r.timed("discovery", func() error {
 		var probs *diag.List
 		var err error
-		res, probs, err = discovery.DiscoverWith(r.Options.BaseDir, r.Options.GroupVersions, discovery.Options{Selected: r.startLoad, Memo: r.Options.DiscoveryMemo})
+		res, probs, err = discovery.DiscoverWith(r.Options.BaseDir, r.Options.GroupVersions, discovery.Options{Selected: r.startLoad, Memo: r.kept().directories})
 		var unmatched *discovery.FilterError
 		if errors.As(err, &unmatched) {
 			err = fmt.Errorf("%s: %w", r.Options.OptionNames.groupVersions(), err)

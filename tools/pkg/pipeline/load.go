@@ -48,7 +48,7 @@ func (d *Discovered) Load() (*Loaded, error) {
 		return l, nil
 	}
 	if r.Options.Stages&PartialSchemas != 0 && r.Options.Kinds == nil {
-		l.existing = partialschemas.StartPrefetch(r.Tree, d.Discovery, r.Options.Memo)
+		l.existing = partialschemas.StartPrefetch(r.Tree, d.Discovery, r.kept().manifests)
 	}
 	if err := l.load(); err != nil {
 		l.stopReading()
@@ -160,7 +160,7 @@ func (l *Loaded) CheckMarkers() (*Checked, error) {
 		// The payload directory is read while the marker lines are
 		// checked: only their gate names need it.
 		scanned := make(chan *strictmarkers.Scanned, 1)
-		go func() { scanned <- strictmarkers.ScanWith(l.Universe, r.Options.MarkerLines) }()
+		go func() { scanned <- strictmarkers.ScanWith(l.Universe, r.kept().markerLines) }()
 		in := strictmarkers.Input{Universe: l.Universe, PayloadDir: r.Options.PayloadDir}
 		if d, err := r.Payload(); err == nil {
 			for _, g := range d.Gates() {

@@ -12,14 +12,8 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/features/payload"
 	"github.com/gatedcrd/gatedcrd/internal/kubetarget"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/partialschemas"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/schemapatch"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/strictmarkers"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
@@ -118,40 +112,9 @@ type Options struct {
 	// codegen watch serves them from the packages it keeps between runs
 	// (goload.Session). The run then starts no load during discovery.
 	LoadUniverse func(dir string, importPaths []string, opts goload.Options) (*goload.Universe, error)
-	// Memo, when set, parses the manifests stages 1 and 2 read: codegen
-	// watch keeps one between cycles, so that a file parsed (or written)
-	// by a recent cycle is not parsed again. A one-shot run has none and
-	// parses every file it reads.
-	Memo *manifest.Memo
-	// DiscoveryMemo, when set, keeps what discovery read of each package
-	// directory for the next run with it (discovery.Memo): codegen watch.
-	DiscoveryMemo *discovery.Memo
-	// MarkerLines, when set, keeps strict mode's findings on each marker
-	// text for the next run with it, which checks only the texts it did
-	// not see (strictmarkers.LineCache): codegen watch.
-	MarkerLines *strictmarkers.LineCache
-	// PackageIndexes, when set, keeps stage 1's package indexes for the
-	// next run with it, which reuses those of packages whose syntax it
-	// still has (partialschemas.IndexCache): codegen watch, whose package
-	// session keeps the packages that did not change.
-	PackageIndexes *partialschemas.IndexCache
-	// SchemaIndexes, when set, keeps stage 2's indexes of the Go packages
-	// its schemas reach for the next run with it, which reuses those of
-	// packages whose syntax it still has (schemapatch.IndexCache): codegen
-	// watch.
-	SchemaIndexes *schemapatch.IndexCache
-	// PayloadMemo, when set, keeps the payload directory read last, to
-	// serve the next run with it while the files are the same
-	// (payload.Memo): codegen watch.
-	PayloadMemo *payload.Memo
-	// ValidationPrograms, when set, keeps the CRD validation program of a
-	// non-linked KubeVersion running for the next run with it: codegen
-	// watch. A run without one starts the program and ends it.
-	ValidationPrograms *ValidationPrograms
-	// CommittedBlobs, when set, keeps the committed versions of the
-	// merged CRDs that the validation compares with, by git blob, for the
-	// next run with it (crdvalidate.CommittedBlobs): codegen watch.
-	CommittedBlobs *crdvalidate.CommittedBlobs
+	// Keep, when set, is what the runs sharing it keep for the next: codegen
+	// watch's cycles. nil is a one-shot run, which keeps nothing.
+	Keep *Keep
 }
 
 // OptionNames name options in messages about their values; an empty one
@@ -275,7 +238,7 @@ func (r *Run) Generate() (*Changes, error) {
 // returns the file changes they computed.
 func (d *Discovered) Generate() (*Changes, error) {
 	if d.Run.Options.Stages&ManifestMerge != 0 {
-		d.Run.committed = openCommittedEarly(d.Discovery.BaseDir, d.Run.Options.CommittedBlobs)
+		d.Run.committed = openCommittedEarly(d.Discovery.BaseDir, d.Run.kept().blobs)
 		defer d.Run.committed.closeUntaken()
 	}
 	l, err := d.Load()

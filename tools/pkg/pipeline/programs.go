@@ -7,26 +7,26 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
 )
 
-// ValidationPrograms keeps the CRD validation programs of Kubernetes
+// validationPrograms keeps the CRD validation programs of Kubernetes
 // releases other than the linked one running across the runs that share
-// it (Options.ValidationPrograms): codegen watch, whose cycles would
-// otherwise each start the program's processes again on the first CRD
-// the verdict cache does not know. A program that failed a run is closed
-// and the next run starts a fresh one. The zero value is not usable; Close
+// it (Keep): codegen watch, whose cycles would otherwise each start the
+// program's processes again on the first CRD the verdict cache does not
+// know. A program that failed a run is closed
+// and the next run starts a fresh one. The zero value is not usable; close
 // ends every program kept.
-type ValidationPrograms struct {
+type validationPrograms struct {
 	mu   sync.Mutex
 	open map[string]*crdvalidate.Program
 }
 
-// NewValidationPrograms returns an empty keeper.
-func NewValidationPrograms() *ValidationPrograms {
-	return &ValidationPrograms{open: map[string]*crdvalidate.Program{}}
+// newValidationPrograms returns an empty keeper.
+func newValidationPrograms() *validationPrograms {
+	return &validationPrograms{open: map[string]*crdvalidate.Program{}}
 }
 
 // get returns the program kept for the release minor, starting it with
 // start when none is.
-func (k *ValidationPrograms) get(minor string, start func() (*crdvalidate.Program, error)) (*crdvalidate.Program, error) {
+func (k *validationPrograms) get(minor string, start func() (*crdvalidate.Program, error)) (*crdvalidate.Program, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if p, ok := k.open[minor]; ok {
@@ -42,7 +42,7 @@ func (k *ValidationPrograms) get(minor string, start func() (*crdvalidate.Progra
 
 // drop closes p and forgets it, if it is still the program kept for
 // minor: its processes may be broken.
-func (k *ValidationPrograms) drop(minor string, p *crdvalidate.Program) {
+func (k *validationPrograms) drop(minor string, p *crdvalidate.Program) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.open[minor] == p {
@@ -51,8 +51,8 @@ func (k *ValidationPrograms) drop(minor string, p *crdvalidate.Program) {
 	}
 }
 
-// Close ends every program kept.
-func (k *ValidationPrograms) Close() error {
+// close ends every program kept.
+func (k *validationPrograms) close() error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	var errs []error

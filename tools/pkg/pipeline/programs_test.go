@@ -17,8 +17,8 @@ func (f *fakeStarts) start() (*crdvalidate.Program, error) {
 	return &crdvalidate.Program{}, nil
 }
 
-func TestValidationProgramsKeepOneProgramPerRelease(t *testing.T) {
-	k := NewValidationPrograms()
+func TestKeepHoldsOneProgramPerRelease(t *testing.T) {
+	k := NewKeep().programs
 	var starts fakeStarts
 	a, _ := k.get("1.32", starts.start)
 	b, _ := k.get("1.32", starts.start)
@@ -34,7 +34,7 @@ func TestValidationProgramsKeepOneProgramPerRelease(t *testing.T) {
 	if p, _ := k.get("1.32", starts.start); p == a || starts.n != 3 {
 		t.Fatal("a dropped program was handed out again")
 	}
-	if err := k.Close(); err != nil {
+	if err := k.close(); err != nil {
 		t.Fatal(err)
 	}
 	if p, _ := k.get("1.33", starts.start); p == c || starts.n != 4 {
@@ -49,15 +49,16 @@ func TestValidationProgramsKeepOneProgramPerRelease(t *testing.T) {
 	}
 }
 
-// TestValidationProgramOfARun: a run with a keeper takes the kept program
+// TestValidationProgramOfARun: a run with a Keep takes the kept program
 // and leaves it running unless the validation failed; the start of a
 // run's own program is not tested here (it builds the release's program,
 // as crdvalidate's tests do).
 func TestValidationProgramOfARun(t *testing.T) {
-	k := NewValidationPrograms()
+	keep := NewKeep()
+	k := keep.programs
 	kept := &crdvalidate.Program{}
 	k.open["1.32"] = kept
-	r := New(Options{ValidationPrograms: k})
+	r := New(Options{Keep: keep})
 	target := kubetarget.Choice{Minor: "1.32"}
 	p, done, err := r.validationProgram(target)
 	if err != nil || p != kept {

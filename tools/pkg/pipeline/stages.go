@@ -28,8 +28,8 @@ func (c *Checked) PartialManifests() (*Partials, error) {
 	err := r.stage(PartialSchemas, "empty-partial-schemas", func() error {
 		c.checkTypes()
 		res, err := partialschemas.Run(partialschemas.Input{Discovery: c.Discovery, Universe: c.Universe, Tree: r.Tree, Problems: r.Problems,
-			Strict: r.strict, Prefetch: c.takeExisting(), Only: r.onlyKinds(), Memo: r.Options.Memo,
-			Indexes: r.Options.PackageIndexes})
+			Strict: r.strict, Prefetch: c.takeExisting(), Only: r.onlyKinds(), Memo: r.kept().manifests,
+			Indexes: r.kept().partialIndexes})
 		if err == nil {
 			p.PartialSchemas = res
 			p.untouched = untouchedCRDs(res)
@@ -103,8 +103,8 @@ func (p *Partials) Schemas() (*Schemas, error) {
 		p.dropBodies()
 		in := schemapatch.Input{Discovery: p.Discovery, Universe: p.Universe, Tree: r.Tree, Problems: r.Problems,
 			EnumFromConstants: p.Config.EnumFromConstants, Partials: p.takeManifests(),
-			PresumeMerged: r.Options.Stages&ManifestMerge != 0, Untouched: p.untouched, Memo: r.Options.Memo,
-			Indexes: r.Options.SchemaIndexes}
+			PresumeMerged: r.Options.Stages&ManifestMerge != 0, Untouched: p.untouched, Memo: r.kept().manifests,
+			Indexes: r.kept().schemaIndexes}
 		in.Era = schemapatch.EraOf(r.Payload())
 		res, err := schemapatch.Run(in)
 		if err == nil {

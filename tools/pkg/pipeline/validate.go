@@ -119,13 +119,13 @@ func (v *Validated) validateCRDs() (err error) {
 }
 
 // validationProgram returns the validation program of a release other
-// than the linked one: the one Options.ValidationPrograms keeps, or a new
+// than the linked one: the one the run's Keep keeps, or a new
 // one. Call done when the run is over with whether the validation failed:
 // it closes a program of this run's own, and drops a kept one that
 // failed.
 func (r *Run) validationProgram(target kubetarget.Choice) (p *crdvalidate.Program, done func(failed bool), err error) {
 	start := func() (*crdvalidate.Program, error) { return r.startProgram(target) }
-	keep := r.Options.ValidationPrograms
+	keep := r.kept().programs
 	if keep == nil {
 		if p, err = start(); err != nil {
 			return nil, nil, err

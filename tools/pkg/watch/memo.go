@@ -6,9 +6,9 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
-// The cycles share one manifest.Memo (pipeline.Options.Memo): most YAML a
-// cycle parses was parsed by the cycle before it, or written by it. A
-// file a cycle writes is parsed once its report is out, while the author
+// The cycles share one manifest.Memo (pipeline.Keep.Manifests): most
+// YAML a cycle parses was parsed by the cycle before it, or written by
+// it. A file a cycle writes is parsed once its report is out, while the author
 // reads it (Prewarm), so that the next cycle, which reads it back, finds
 // it parsed; a next cycle that comes sooner waits for the parse under way
 // rather than parsing the file a second time. The contents a cycle
@@ -35,10 +35,10 @@ func (w *Watcher) noteWritten(c tree.Change) {
 // cycle (ok) did not use, and starts parsing the YAML files the cycle
 // wrote.
 func (w *Watcher) afterCycle(ok bool) {
-	w.memo.Forget(w.replaced)
+	w.keep.Manifests().Forget(w.replaced)
 	if ok {
-		w.memo.Advance()
+		w.keep.Manifests().Advance()
 	}
-	w.memo.Prewarm(w.written)
+	w.keep.Manifests().Prewarm(w.written)
 	w.written, w.replaced = nil, nil
 }

@@ -15,14 +15,14 @@ import (
 // Once the cycles settle, every manifest a cycle parses was read by the
 // cycle before it, or written by it and parsed between the two: no cycle
 // parses a file the memo could have held. The runs the watcher is given
-// (one-shot options) have no memo; it hands them its own.
+// (one-shot options) keep nothing; it hands them its own Keep.
 func TestCyclesParseNothingTheMemoCouldHold(t *testing.T) {
 	dir := exampleTree(t, true, false)
 	var runs []*pipeline.Run
 	w, err := New(dir, Options{NewRun: func() *pipeline.Run {
 		r := newRun(dir)()
-		if r.Options.Memo != nil {
-			t.Fatal("a one-shot run has a memo")
+		if r.Options.Keep != nil {
+			t.Fatal("a one-shot run keeps something")
 		}
 		runs = append(runs, r)
 		return r
@@ -43,15 +43,15 @@ func TestCyclesParseNothingTheMemoCouldHold(t *testing.T) {
 		if rep.Err != nil || rep.Written == 0 || len(rep.Kinds) == 0 {
 			t.Fatalf("cycle: %+v", rep)
 		}
-		w.memo.Wait()
+		w.keep.Manifests().Wait()
 	}
 	cycle()
 	cycle() // both contents of the edited file were seen
-	before := w.memo.Stats()
+	before := w.keep.Manifests().Stats()
 	for range 4 {
 		cycle()
 	}
-	after := w.memo.Stats()
+	after := w.keep.Manifests().Stats()
 	if after.Misses != before.Misses {
 		t.Errorf("the settled cycles parsed %d new contents; the memo held none of them", after.Misses-before.Misses)
 	}
@@ -59,8 +59,8 @@ func TestCyclesParseNothingTheMemoCouldHold(t *testing.T) {
 		t.Error("the settled cycles read no manifest from the memo")
 	}
 	for _, r := range runs {
-		if r.Options.Memo != w.memo {
-			t.Fatal("a cycle's run did not parse through the watcher's memo")
+		if r.Options.Keep != w.keep {
+			t.Fatal("a cycle's run did not keep through the watcher's Keep")
 		}
 	}
 	t.Logf("memo after the cycles: %+v", after)
@@ -80,8 +80,8 @@ func TestMemoStaysSmall(t *testing.T) {
 		if rep = w.Cycle(w.changedOf(setOf([]string{file}))); rep.Err != nil {
 			t.Fatal(rep.Err)
 		}
-		w.memo.Wait()
-		entries[i] = w.memo.Stats().Entries
+		w.keep.Manifests().Wait()
+		entries[i] = w.keep.Manifests().Stats().Entries
 	}
 	if entries[8] == 0 || entries[8] != entries[4] {
 		t.Errorf("%d entries after cycle 4, %d after cycle 8", entries[4], entries[8])
@@ -95,13 +95,13 @@ func TestMemoStaysSmall(t *testing.T) {
 	}
 	numberDoc(t, file, 9)
 	rep = w.Cycle(w.changedOf(setOf([]string{file})))
-	w.memo.Wait()
+	w.keep.Manifests().Wait()
 	checked := 0
 	for _, rel := range rep.Files {
 		if data, ok := old[rel]; ok {
 			checked++
-			misses := w.memo.Stats().Misses
-			if _, err := w.memo.View(data); err != nil || w.memo.Stats().Misses != misses+1 {
+			misses := w.keep.Manifests().Stats().Misses
+			if _, err := w.keep.Manifests().View(data); err != nil || w.keep.Manifests().Stats().Misses != misses+1 {
 				t.Errorf("%s: the memo still holds the content the cycle replaced", rel)
 			}
 		}

@@ -15,16 +15,9 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/gatedcrd/gatedcrd/features/payload"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/partialschemas"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/schemapatch"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/strictmarkers"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
@@ -43,8 +36,8 @@ const eventBuffer = 256
 type Options struct {
 	// NewRun returns the pipeline run of one cycle, with the options of a
 	// one-shot crd-manifests run (pipeline.New). The watcher sets its
-	// WriteLock and OnLoaded and restricts GroupVersions for an
-	// incremental cycle; it must run every stage.
+	// Keep, LoadUniverse, WriteLock and OnLoaded and restricts
+	// GroupVersions for an incremental cycle; it must run every stage.
 	NewRun func() *pipeline.Run
 	// BeforeReport, when set, is called after a cycle's generation,
 	// before its problems are printed (codegen adds the strict baseline's
@@ -132,24 +125,12 @@ type Watcher struct {
 	// changed Go files it has not been told about yet.
 	session *goload.Session
 	unseen  []string
-	// discovered keeps what discovery read of each package directory
-	// and the listings of the watched ones; an event forgets its
-	// directory, a cycle the directories of the files that changed, and
-	// everything before it loads the Go packages afresh.
-	discovered *discovery.Memo
-	// payloads keeps the payload directory's read while its files stay
-	// the same; indexes stage 1's indexes of the packages the session
-	// keeps, schemaIndexes stage 2's; markerLines strict mode's findings
-	// on each marker text.
-	payloads      *payload.Memo
-	indexes       *partialschemas.IndexCache
-	schemaIndexes *schemapatch.IndexCache
-	markerLines   *strictmarkers.LineCache
-	// programs keeps the CRD validation program of a non-linked release
-	// running from cycle to cycle, committed the committed versions of
-	// the merged CRDs the validation compares with.
-	programs  *pipeline.ValidationPrograms
-	committed *crdvalidate.CommittedBlobs
+	// keep is what each cycle's run keeps for the next (pipeline.Keep).
+	// Its discovery memo keeps the listings of the watched directories;
+	// an event forgets its directory, a cycle the directories of the
+	// files that changed, and everything before it loads the Go packages
+	// afresh.
+	keep *pipeline.Keep
 	// decls hashes the declarations of each Go file (declHashes) as the
 	// watcher last saw it; edited collects which declarations the saves
 	// since the last cycle changed.
@@ -169,10 +150,9 @@ type Watcher struct {
 	runErr      error
 	// types is the type graph of the root packages the cycles checked.
 	types typeRefs
-	// memo parses the manifests of every cycle's run; written and
-	// replaced hold the contents of the YAML files the current cycle
-	// wrote and those it replaced or removed (see memo.go).
-	memo              *manifest.Memo
+	// written and replaced hold the contents of the YAML files the
+	// current cycle wrote and those it replaced or removed, for the
+	// keep's manifest memo (see memo.go).
 	written, replaced [][]byte
 }
 
@@ -200,24 +180,21 @@ func New(baseDir string, opts Options) (*Watcher, error) {
 	}
 	w := &Watcher{opts: opts, base: base, fsw: fsw, watched: map[string]bool{}, seen: map[string][32]byte{}, full: true,
 		decls: map[string]map[string][32]byte{}, parsed: map[string]parsedGo{},
-		session: goload.NewSession(base), memo: manifest.NewMemo(), discovered: discovery.NewMemo(),
-		payloads: &payload.Memo{}, indexes: partialschemas.NewIndexCache(), schemaIndexes: schemapatch.NewIndexCache(),
-		markerLines: strictmarkers.NewLineCache(), programs: pipeline.NewValidationPrograms()}
+		session: goload.NewSession(base), keep: pipeline.NewKeep()}
 	if err := w.watchTree(base); err != nil {
 		fsw.Close()
 		return nil, err
 	}
 	// Every change to a watched directory's entries comes as an event,
 	// which forgets the directory (event).
-	w.discovered.KeepListings(func(dir string) bool { return w.watched[dir] })
+	w.keep.Directories().KeepListings(func(dir string) bool { return w.watched[dir] })
 	return w, nil
 }
 
 // Close stops watching, once the parses the last cycle started are done,
 // and ends the validation programs the cycles kept running.
 func (w *Watcher) Close() error {
-	w.memo.Wait()
-	return errors.Join(w.fsw.Close(), w.programs.Close())
+	return errors.Join(w.keep.Close(), w.fsw.Close())
 }
 
 // Run runs the first, full cycle, then a cycle after every change, until
@@ -289,7 +266,7 @@ func (w *Watcher) event(ev fsnotify.Event) bool {
 	p := filepath.Clean(ev.Name)
 	// Whatever it is, the entry may change what discovery finds there
 	// (a package clause, a go.mod): discovery lists the directory again.
-	w.discovered.Forget(filepath.Dir(p))
+	w.keep.Directories().Forget(filepath.Dir(p))
 	if ev.Has(fsnotify.Create) {
 		if info, err := os.Stat(p); err == nil && info.IsDir() {
 			if skipDir(p, filepath.Base(p)) || isOutputDir(filepath.Base(p)) {
@@ -533,11 +510,11 @@ func (w *Watcher) report(rep Report) {
 // to go.mod or the configuration may concern any.
 func (w *Watcher) forgetDiscovered(changed []string, fresh bool) {
 	if fresh {
-		w.discovered.Reset()
+		w.keep.Directories().Reset()
 		return
 	}
 	for _, p := range changed {
-		w.discovered.Forget(filepath.Dir(p))
+		w.keep.Directories().Forget(filepath.Dir(p))
 	}
 }
 
@@ -590,13 +567,7 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 			w.session.Forget()
 		}
 	}()
-	r.Options.DiscoveryMemo = w.discovered
-	r.Options.ValidationPrograms = w.programs
-	r.Options.CommittedBlobs = w.committed
-	r.Options.PayloadMemo = w.payloads
-	r.Options.PackageIndexes = w.indexes
-	r.Options.SchemaIndexes = w.schemaIndexes
-	r.Options.MarkerLines = w.markerLines
+	r.Options.Keep = w.keep
 	r.Options.LoadUniverse = func(_ string, paths []string, opts goload.Options) (*goload.Universe, error) {
 		u, kept, err := w.session.Universe(paths, w.unseen, fresh, opts)
 		if err != nil {
@@ -619,7 +590,6 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 		r.Options.GroupVersions = scope
 		r.Options.Kinds = kinds
 	}
-	r.Options.Memo = w.memo
 	var loaded *graph
 	var universe *goload.Universe
 	r.Options.OnLoaded = func(l *pipeline.Loaded) { loaded, universe = graphOf(l), l.Universe }
