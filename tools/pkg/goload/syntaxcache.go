@@ -48,6 +48,11 @@ func SyntaxOf(pkg *loader.Package) Syntax {
 	return Syntax{files: slices.Clone(pkg.Syntax), bodies: hasFunctionBodies(pkg.Syntax)}
 }
 
+// of says whether s is pkg's present syntax.
+func (s Syntax) of(pkg *loader.Package) bool {
+	return slices.Equal(s.files, pkg.Syntax) && s.bodies == hasFunctionBodies(pkg.Syntax)
+}
+
 // Len is the number of values held.
 func (c *SyntaxCache[V]) Len() int {
 	c.mu.Lock()
@@ -65,12 +70,28 @@ func (c *SyntaxCache[V]) Get(pkg *loader.Package) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[pkg]
-	if !ok || !slices.Equal(e.Syntax.files, pkg.Syntax) || e.Syntax.bodies != hasFunctionBodies(pkg.Syntax) {
+	if !ok || !e.Syntax.of(pkg) {
 		c.Built++
 		return zero, false
 	}
 	c.Reused++
 	return e.Value, true
+}
+
+// Current calls fn with every value kept for a package that still has
+// the syntax it was made from, in no particular order (without counting
+// them as reused).
+func (c *SyntaxCache[V]) Current(fn func(pkg *loader.Package, v V)) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for pkg, e := range c.m {
+		if e.Syntax.of(pkg) {
+			fn(pkg, e.Value)
+		}
+	}
 }
 
 // Keep replaces what the cache holds by made, the values of a run by

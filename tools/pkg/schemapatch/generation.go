@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"sync"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -86,7 +87,10 @@ type universe struct {
 	indexes map[*loader.Package]*pkgIndex
 	// cache keeps indexes from run to run (Input.Indexes), or is nil.
 	cache *IndexCache
-	types map[crd.TypeIdent]*indexedType
+	// collected holds the packages whose markers prefetchMarkers collects
+	// (markersOf); it is not modified once that started.
+	collected map[*loader.Package]*sync.Once
+	types     map[crd.TypeIdent]*indexedType
 	// converter converts the generated schemas to maps.
 	converter *converter
 	// views counts the views of types built (Result.Views).
@@ -110,6 +114,10 @@ type packageIndex struct {
 	// (IndexCache); failed is set when indexing recorded errors on it.
 	syntax goload.Syntax
 	failed bool
+	// seq and schemaSource are those of the last run that used the index
+	// (pkgIndex), for the next one's prefetchMarkers.
+	seq          int
+	schemaSource bool
 }
 
 // pkgIndex is a run's index of one package: the package's indexing, and
@@ -117,6 +125,11 @@ type packageIndex struct {
 type pkgIndex struct {
 	*packageIndex
 	types []*indexedType
+	// seq is the package's place in the order the run indexed packages;
+	// schemaSource is set once a generation built the schema of one of its
+	// types (see prefetchMarkers).
+	seq          int
+	schemaSource bool
 }
 
 func newUniverse(u *goload.Universe, sink *problemSink) *universe {
@@ -162,11 +175,12 @@ func (u *universe) index(pkg *loader.Package) *pkgIndex {
 	if ix, ok := u.indexes[pkg]; ok {
 		return ix
 	}
+	u.markersOf(pkg)
 	raw, ok := u.cache.Get(pkg)
 	if !ok {
 		raw = u.indexPackage(pkg)
 	}
-	ix := &pkgIndex{packageIndex: raw}
+	ix := &pkgIndex{packageIndex: raw, seq: len(u.indexes)}
 	for _, info := range raw.infos {
 		t := newIndexedType(info)
 		ix.types = append(ix.types, t)
@@ -420,6 +434,7 @@ func (gr *generator) converted() {
 // kindSchema maps the manifests point at) stays, and so does the cache of
 // kind schemas (pointers to those maps), for a gate set met again.
 func (g *generation) release() {
+	g.univ.noteSchemaSources(g.parser)
 	g.parser, g.flattener = nil, nil
 	clear(g.own)
 }

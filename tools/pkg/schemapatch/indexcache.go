@@ -31,6 +31,7 @@ func (u *universe) keepIndexes() {
 	made := make(map[*loader.Package]goload.Made[*packageIndex], len(u.indexes))
 	for pkg, ix := range u.indexes {
 		if !ix.failed {
+			ix.packageIndex.seq, ix.packageIndex.schemaSource = ix.seq, ix.schemaSource
 			made[pkg] = goload.Made[*packageIndex]{Syntax: ix.syntax, Value: ix.packageIndex}
 		}
 	}

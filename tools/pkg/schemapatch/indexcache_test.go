@@ -23,7 +23,9 @@ import (
 // (a marker comment inside one is gone with them); after a doc comment of the
 // kind's package is edited, that package is indexed again (its new
 // description is written, as a fresh run writes it) while the unchanged
-// package (metav1) is still reused.
+// package (metav1) is still reused. Each run collects ahead the markers
+// of the packages the run before built schemas from (things/v1, and
+// metav1 for TypeMeta) while they have the same syntax.
 func TestIndexCacheReusesOnlyPackagesWithTheSameSyntax(t *testing.T) {
 	files := thingsAPI("// ThingSpec is the spec.\ntype ThingSpec struct {\n\t// size is the size.\n\tSize int `json:\"size\"`\n}\n\nfunc (s ThingSpec) empty() bool { return s.Size == 0 }\n", []string{""})
 	base := write(t, files)
@@ -35,6 +37,7 @@ func TestIndexCacheReusesOnlyPackagesWithTheSameSyntax(t *testing.T) {
 		}
 	}
 	session, cache := goload.NewSession(base), NewIndexCache()
+	prefetched := -1
 	run := func(dropBodies bool, changed ...string) map[string]string {
 		t.Helper()
 		u, _, err := session.Universe(roots, changed, false, goload.Options{})
@@ -48,27 +51,29 @@ func TestIndexCacheReusesOnlyPackagesWithTheSameSyntax(t *testing.T) {
 			u.DropFunctionBodies() // as the pipeline does before stage 1
 		}
 		tr, list := tree.New(), &diag.List{}
-		if _, err := Run(Input{Discovery: disc, Universe: u, Tree: tr, Problems: list, Indexes: cache}); err != nil || list.HasErrors() {
+		res, err := Run(Input{Discovery: disc, Universe: u, Tree: tr, Problems: list, Indexes: cache})
+		if err != nil || list.HasErrors() {
 			t.Fatalf("Run: %v %v", err, list.Err())
 		}
+		prefetched = res.Prefetched
 		return yamlFiles(t, tr, base)
 	}
 
 	first := run(false)
-	if cache.Built != 2 || cache.Reused != 0 {
+	if cache.Built != 2 || cache.Reused != 0 || prefetched != 0 {
 		t.Fatalf("first run: %d indexes built, %d reused; want things/v1 and metav1 built", cache.Built, cache.Reused)
 	}
 	if again := run(true); !reflect.DeepEqual(again, first) {
 		t.Fatal("a run after no change wrote other manifests")
 	}
-	if cache.Built != 4 || cache.Reused != 0 {
+	if cache.Built != 4 || cache.Reused != 0 || prefetched != 0 {
 		t.Fatalf("a run after the function bodies were dropped: %d indexes built, %d reused in all; want both built again", cache.Built, cache.Reused)
 	}
 	if again := run(true); !reflect.DeepEqual(again, first) {
 		t.Fatal("a third run after no change wrote other manifests")
 	}
-	if cache.Built != 4 || cache.Reused != 2 {
-		t.Fatalf("a run after no change: %d indexes built, %d reused in all; want both reused", cache.Built, cache.Reused)
+	if cache.Built != 4 || cache.Reused != 2 || prefetched != 2 {
+		t.Fatalf("a run after no change: %d indexes built, %d reused in all, markers of %d packages prefetched; want both reused and prefetched", cache.Built, cache.Reused, prefetched)
 	}
 
 	types := filepath.Join(base, "things/v1/types.go")
@@ -77,8 +82,8 @@ func TestIndexCacheReusesOnlyPackagesWithTheSameSyntax(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := run(true, types)
-	if cache.Built != 5 || cache.Reused != 3 {
-		t.Errorf("after the edit: %d indexes built, %d reused in all; want things/v1 built and metav1 reused", cache.Built, cache.Reused)
+	if cache.Built != 5 || cache.Reused != 3 || prefetched != 1 {
+		t.Errorf("after the edit: %d indexes built, %d reused in all, markers of %d packages prefetched; want things/v1 built, metav1 reused and prefetched", cache.Built, cache.Reused, prefetched)
 	}
 	_, _, fresh := load(t, base).run(t)
 	if want := yamlFiles(t, fresh, base); !reflect.DeepEqual(got, want) {

@@ -85,6 +85,10 @@ type Result struct {
 	// name no Go kind (typically manual overrides). They are only
 	// re-serialised.
 	Unmatched int
+	// Prefetched is the number of packages whose markers were collected
+	// ahead of the schemas that read them (Input.Indexes: those the last
+	// run built schemas from).
+	Prefetched int
 	// GateSets is the number of distinct active gate sets schemas were
 	// generated for: one controller-tools parser each.
 	GateSets int
@@ -185,7 +189,11 @@ type stage struct {
 
 func (s *stage) run() {
 	t0 := time.Now()
-	gens := s.selectAndGenerate()
+	gen := s.generator()
+	prefetched, n := s.prefetchMarkers(gen.univ)
+	s.res.Prefetched = n
+	gens := s.selectAndGenerate(gen)
+	prefetched()
 	t1 := time.Now()
 	s.write(gens)
 	t2 := time.Now()
@@ -202,7 +210,7 @@ func (s *stage) run() {
 // on every core while this goroutine, in path order, builds the schemas of
 // each manifest as soon as it is known, so that parsing the files nobody
 // handed over overlaps schema generation, which must run on one goroutine.
-func (s *stage) selectAndGenerate() []*generation {
+func (s *stage) selectAndGenerate(gen *generator) []*generation {
 	walking := region("schemapatch.walk")
 	seen, versionDirs := map[string]bool{}, map[string]bool{}
 	var paths []string
@@ -238,7 +246,6 @@ func (s *stage) selectAndGenerate() []*generation {
 	}
 	walking.End()
 	t0 := time.Now()
-	gen := s.generator()
 	// Stage 1's partial manifests need no parsing: their schemas are built
 	// while the other files are parsed.
 	byPath := make(map[string]Partial, len(s.in.Partials))
