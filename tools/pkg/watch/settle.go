@@ -150,20 +150,43 @@ func (w *Watcher) superseded() bool {
 // the file again.
 func complete(pending map[string]bool, parsed map[string]parsedGo) bool {
 	for p := range pending {
-		if !isGoSource(p) {
-			continue
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			continue // gone: the cycle reports it
-		}
-		decls := declHashes(src)
-		if decls == nil {
+		if isGoSource(p) && !parseSaved(p, parsed) {
 			return false
 		}
-		parsed[p] = parsedGo{sum: sha256.Sum256(src), decls: decls}
 	}
 	return true
+}
+
+// parseSaved parses the Go file p into parsed, unless parsed holds its
+// content already, and says whether it parses; a file that is gone counts
+// as parsed (the cycle reports it).
+func parseSaved(p string, parsed map[string]parsedGo) bool {
+	src, err := os.ReadFile(p)
+	if err != nil {
+		return true
+	}
+	sum := sha256.Sum256(src)
+	if c, ok := parsed[p]; ok && c.sum == sum {
+		return true
+	}
+	decls := declHashes(src)
+	if decls == nil {
+		return false
+	}
+	parsed[p] = parsedGo{sum: sum, decls: decls}
+	return true
+}
+
+// collect takes a notification for Run (take) and, when the save waits
+// for quiet, parses the Go file it names meanwhile: the cycle, if the file
+// stays as it is, finds it parsed (changedOf) instead of parsing it after
+// the wait. A cycle that starts at once parses it then (complete).
+func (w *Watcher) collect(ev fsnotify.Event) {
+	if w.take(ev) && w.save.waited > 0 {
+		if p := filepath.Clean(ev.Name); isGoSource(p) {
+			parseSaved(p, w.parsed)
+		}
+	}
 }
 
 // parsedGo is a Go file as complete parsed it: the hash of its content and

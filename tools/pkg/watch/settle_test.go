@@ -164,3 +164,38 @@ func TestRenameSavesSkipTheDebounce(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestParsesDuringTheWait: a Go file written in place is parsed when its
+// notification comes, while the save waits for quiet, and what changedOf
+// takes for it is that parse; one renamed into place, whose cycle starts
+// at once, is left to complete.
+func TestParsesDuringTheWait(t *testing.T) {
+	dir := exampleTree(t, true, false)
+	w := started(t, dir)
+	w.save = save{pending: map[string]bool{}}
+	defer func() { w.save.timer.Stop() }()
+	p := filepath.Join(dir, stableTypes)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := []byte(strings.Replace(string(data), "type StableConfigTypeStatus struct {\n\t// ", "type StableConfigTypeStatus struct {\n\t// Edited. ", 1))
+	if err := os.WriteFile(p, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.collect(fsnotify.Event{Name: p, Op: fsnotify.Create})
+	if _, ok := w.parsed[p]; ok || w.save.waited != 0 {
+		t.Fatalf("a rename: parsed before its cycle starts (waits %v)", w.save.waited)
+	}
+	w.collect(fsnotify.Event{Name: p, Op: fsnotify.Write})
+	got, ok := w.parsed[p]
+	if !ok || got.sum != sha256.Sum256(edited) || !maps.Equal(got.decls, declHashes(edited)) {
+		t.Fatalf("a write in place: parsed %v, want the saved content's declarations", got)
+	}
+	marker := map[string][32]byte{"": {1}}
+	w.parsed[p] = parsedGo{sum: got.sum, decls: marker}
+	w.changedOf(w.save.pending)
+	if !maps.Equal(w.decls[p], marker) {
+		t.Errorf("changedOf parsed the file again")
+	}
+}

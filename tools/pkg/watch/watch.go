@@ -136,8 +136,9 @@ type Watcher struct {
 	// since the last cycle changed.
 	decls  map[string]map[string][32]byte
 	edited declEdits
-	// parsed are the Go files of the save being collected that its
-	// settle parsed (complete), for changedOf.
+	// parsed are the Go files of the save being collected parsed while
+	// it waited for quiet or before its cycle (collect, complete), for
+	// changedOf.
 	parsed map[string]parsedGo
 	// save collects the events of the save under way (Run). speculative
 	// says the cycle under way started without waiting for quiet: it is
@@ -225,7 +226,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 			if !ok {
 				return nil
 			}
-			w.take(ev)
+			w.collect(ev)
 		case <-s.fire:
 			s.fire = nil
 			if s.waited == 0 && w.superseded() {
