@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/pprof"
 	"runtime/trace"
 	"slices"
 	"strings"
@@ -96,13 +95,14 @@ func benchSaves(b *testing.B, dir, file string, edit func(testing.TB, string), f
 	var saveToDisk time.Duration    // CPU time from the saves to the reports
 	var savedGCs, savedAlloc uint64 // collections and bytes allocated in the same spans
 	cpu := cpuTime()
-	stopProfile := profileCycles(b)
+	profile := profileSaves(b)
 	stopTrace := traceCycles(b)
 	b.ResetTimer()
 	for b.Loop() {
 		startMem := memStats()
 		start, startCPU := time.Now(), cpuTime()
 		saving := trace.StartRegion(context.Background(), saveRegion)
+		profile.start()
 		edit(b, file)
 		select {
 		case r := <-reports:
@@ -117,6 +117,7 @@ func benchSaves(b *testing.B, dir, file string, edit func(testing.TB, string), f
 		lat = append(lat, time.Since(start))
 		saveToDisk += cpuTime() - startCPU
 		saving.End()
+		profile.stop()
 		end := memStats()
 		addSteps(perStep, <-steps, lat[len(lat)-1])
 		savedGCs += uint64(end.NumGC - startMem.NumGC)
@@ -127,7 +128,7 @@ func benchSaves(b *testing.B, dir, file string, edit func(testing.TB, string), f
 	}
 	b.StopTimer()
 	stopTrace()
-	stopProfile()
+	profile.write()
 	cpu = cpuTime() - cpu
 	reportSteps(b, perStep)
 	reportSteps(b, map[string][]time.Duration{"wait": waits})
@@ -216,14 +217,6 @@ func benchOut() io.Writer {
 		return os.Stderr
 	}
 	return io.Discard
-}
-
-// profileCycles writes a CPU profile of the cycles alone (go test's
-// -cpuprofile also holds the tree's preparation and the first, full
-// cycle) to the file GATEDCRD_BENCH_CPUPROFILE names, when set; call the
-// function it returns after the last cycle.
-func profileCycles(b *testing.B) (stop func()) {
-	return recordTo(b, "GATEDCRD_BENCH_CPUPROFILE", pprof.StartCPUProfile, pprof.StopCPUProfile)
 }
 
 // saveRegion names the trace region of BenchmarkSaveToDisk's goroutine
