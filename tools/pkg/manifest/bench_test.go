@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/runtime"
+
 	"sigs.k8s.io/yaml"
 )
 
@@ -43,6 +45,28 @@ func BenchmarkMarshal(b *testing.B) {
 	b.Run("Marshal", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := Marshal(m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Subtrees/first", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := NewSubtrees().Marshal(m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Subtrees/one-description-changed", func(b *testing.B) {
+		// As in a codegen watch cycle after a doc-comment edit: one
+		// description differs from the rendering before.
+		s := NewSubtrees()
+		edited := runtime.DeepCopyJSONValue(m).(map[string]any)
+		if !changeDeepestDescription(edited) {
+			b.Skip("no description to change")
+		}
+		docs := []map[string]any{m, edited}
+		for i := 0; b.Loop(); i++ {
+			if _, err := s.Marshal(docs[i%2]); err != nil {
 				b.Fatal(err)
 			}
 		}

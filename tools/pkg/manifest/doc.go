@@ -18,7 +18,10 @@
 // likewise returns what sigs.k8s.io/yaml.Unmarshal returns without its
 // JSON round trip (see parseGeneric). Marshalling typed Go structs directly
 // would change key order and drop or add empty fields, so callers convert to
-// a map first (ToMap) and marshal that.
+// a map first (ToMap) and marshal that. A Subtrees marshals to the same
+// bytes, keeping the text of each large mapping it emitted by content and
+// column, so that the many manifests of one CRD, and the cycles of codegen
+// watch, emit only the mappings that differ (see subtrees.go).
 //
 // A File is a manifest as one stage hands it to the next in one process:
 // path, bytes and the object Parse returns for them. Because ToMap is a

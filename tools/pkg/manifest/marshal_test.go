@@ -141,13 +141,17 @@ func FuzzMarshal(f *testing.F) {
 			}
 		}
 		var r Renderer
-		sameAsMarshal(t, "fuzz", &r, m)
+		sameAsMarshal(t, "fuzz", r.Marshal, m)
+		s := NewSubtrees()
+		s.minSize = 0
+		sameAsMarshal(t, "fuzz, every mapping on its own", subtreesMarshal(s), m)
+		sameAsMarshal(t, "fuzz, every mapping on its own, again", subtreesMarshal(s), m)
 		if m != nil {
 			other := map[string]any{"other": "x"}
 			for k, v := range m {
 				other[k] = v
 			}
-			sameAsMarshal(t, "fuzz, rendered again sharing its values", &r, other)
+			sameAsMarshal(t, "fuzz, rendered again sharing its values", r.Marshal, other)
 		}
 	})
 }

@@ -20,7 +20,10 @@ import (
 // A Renderer remembers the maps it rendered: they must not change while it
 // is in use. It is not safe for concurrent use.
 type Renderer struct {
-	entries map[entryKey][]byte
+	// Subtrees, when set, renders what the Renderer renders (its entries
+	// and the objects it marshals whole); nil marshals with Marshal.
+	Subtrees *Subtrees
+	entries  map[entryKey][]byte
 }
 
 type entryKey struct {
@@ -32,14 +35,14 @@ type entryKey struct {
 func (r *Renderer) Marshal(obj map[string]any) ([]byte, error) {
 	keys, ok := letterKeys(obj)
 	if !ok || len(keys) < 2 {
-		return Marshal(obj)
+		return r.Subtrees.Marshal(obj)
 	}
 	parts := make([][]byte, len(keys))
 	size := 0
 	for i, k := range keys {
 		part, err := r.entry(k, obj[k])
 		if err != nil {
-			return Marshal(obj) // for its error
+			return r.Subtrees.Marshal(obj) // for its error
 		}
 		parts[i] = part
 		size += len(part)
@@ -55,13 +58,13 @@ func (r *Renderer) Marshal(obj map[string]any) ([]byte, error) {
 func (r *Renderer) entry(key string, value any) ([]byte, error) {
 	m, isMap := value.(map[string]any)
 	if !isMap || m == nil {
-		return Marshal(map[string]any{key: value})
+		return r.Subtrees.Marshal(map[string]any{key: value})
 	}
 	id := entryKey{key, reflect.ValueOf(m).UnsafePointer()}
 	if data, ok := r.entries[id]; ok {
 		return data, nil
 	}
-	data, err := Marshal(map[string]any{key: value})
+	data, err := r.Subtrees.Marshal(map[string]any{key: value})
 	if err != nil {
 		return nil, err
 	}

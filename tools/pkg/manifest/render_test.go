@@ -7,13 +7,18 @@ import (
 	"testing"
 )
 
-// sameAsMarshal checks that r renders obj as Marshal does.
-func sameAsMarshal(t *testing.T, name string, r *Renderer, obj map[string]any) {
+// sameAsMarshal checks that marshal, Renderer.Marshal or
+// Subtrees.Marshal, renders obj as Marshal does, into a result without
+// spare capacity.
+func sameAsMarshal(t *testing.T, name string, marshal func(map[string]any) ([]byte, error), obj map[string]any) {
 	t.Helper()
-	got, err := r.Marshal(obj)
+	got, err := marshal(obj)
 	want, wantErr := Marshal(obj)
 	if (err != nil) != (wantErr != nil) || string(got) != string(want) {
-		t.Fatalf("%s: Renderer.Marshal =\n%s(%v)\nMarshal =\n%s(%v)", name, got, err, want, wantErr)
+		t.Fatalf("%s: got\n%s(%v)\nMarshal =\n%s(%v)", name, got, err, want, wantErr)
+	}
+	if obj != nil && err == nil && cap(got) != len(got) {
+		t.Fatalf("%s: %d bytes with capacity %d", name, len(got), cap(got))
 	}
 }
 
@@ -33,16 +38,16 @@ func TestRendererMatchesMarshal(t *testing.T) {
 		for _, w := range values {
 			spec := map[string]any{"v": v, "w": w}
 			obj := map[string]any{"apiVersion": "v1", "kind": "K", "metadata": map[string]any{"name": w}, "spec": spec, "status": v}
-			sameAsMarshal(t, "object", &r, obj)
+			sameAsMarshal(t, "object", r.Marshal, obj)
 			other := maps.Clone(obj)
 			other["metadata"] = map[string]any{"annotations": map[string]any{"a": "b"}}
 			other["Zeta"] = w
-			sameAsMarshal(t, "object sharing the spec", &r, other)
-			sameAsMarshal(t, "values", &r, map[string]any{"a": v, "b": w, "c": spec})
+			sameAsMarshal(t, "object sharing the spec", r.Marshal, other)
+			sameAsMarshal(t, "values", r.Marshal, map[string]any{"a": v, "b": w, "c": spec})
 		}
 	}
 	// Keys the emitter orders by other rules than strings, and objects
 	// Marshal rejects, are marshalled whole.
-	sameAsMarshal(t, "digits", &r, map[string]any{"a10": 1.0, "a9": 2.0, "b": map[string]any{}})
-	sameAsMarshal(t, "error", &r, map[string]any{"a": map[string]any{"x": 1.0}, "b": []any{math.NaN()}})
+	sameAsMarshal(t, "digits", r.Marshal, map[string]any{"a10": 1.0, "a9": 2.0, "b": map[string]any{}})
+	sameAsMarshal(t, "error", r.Marshal, map[string]any{"a": map[string]any{"x": 1.0}, "b": []any{math.NaN()}})
 }

@@ -31,7 +31,7 @@ func (j *crdJob) emit(cm *crdMerge, records []record, pl *payload, pattern fileP
 	}
 	for _, indexes := range j.byCRD() {
 		bg.Go(func() {
-			var r manifest.Renderer
+			r := manifest.Renderer{Subtrees: j.subtrees}
 			for _, i := range indexes {
 				o := &j.outputs[i]
 				data, err := r.Marshal(o.obj)

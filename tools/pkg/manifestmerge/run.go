@@ -46,6 +46,10 @@ type Input struct {
 	// Untouched are the CRDs a restricted run leaves alone: they are not
 	// merged, and their outputs stay in the output directory.
 	Untouched manifest.Untouched
+	// Subtrees, when set, renders the merged CRDs, reusing the text of
+	// what it rendered before (codegen watch keeps one from cycle to
+	// cycle); nil renders each with manifest.Marshal.
+	Subtrees *manifest.Subtrees
 
 	// inspect, when set, sees the CRD jobs once merged and decided,
 	// before their files are written: tests compare the decisions with
@@ -184,7 +188,7 @@ func Run(in Input) (*Result, error) {
 				if in.Untouched[c.name] {
 					continue
 				}
-				j := &crdJob{inputs: c, result: &CRDResult{Name: c.name}, rep: &reporter{list: problems}}
+				j := &crdJob{inputs: c, result: &CRDResult{Name: c.name}, rep: &reporter{list: problems}, subtrees: in.Subtrees}
 				vj.crds = append(vj.crds, j)
 				jobs = append(jobs, j)
 			}
@@ -258,6 +262,8 @@ type crdJob struct {
 	rep     *reporter
 	// records are the tuples with a CRD, one each, as merged.
 	records []record
+	// subtrees renders the files (Input.Subtrees).
+	subtrees *manifest.Subtrees
 }
 
 // mergedSet is the outcome of merging one distinct ordered set of

@@ -43,7 +43,11 @@ import (
 //   - the committed versions of the merged CRDs the validation compares
 //     with, by git blob id (crdvalidate.CommittedBlobs): a blob id names
 //     one content, so only a HEAD that changed a file reads it again; it
-//     holds the blobs the last run read.
+//     holds the blobs the last run read;
+//   - the text of the large mappings of the manifests stages 2 and 3
+//     rendered (manifest.Subtrees), by content and column: an edit to one
+//     field renders only the mappings on the way to it again; what the
+//     last two generations (Advance) did not use is dropped.
 //
 // The loaded Go packages are not part of it: the caller that keeps them
 // (goload.Session) serves the load (Options.LoadUniverse), since only it
@@ -58,6 +62,7 @@ type Keep struct {
 	payload        *payload.Memo
 	programs       *validationPrograms
 	blobs          *crdvalidate.CommittedBlobs
+	rendered       *manifest.Subtrees
 }
 
 // NewKeep returns a Keep that holds nothing yet.
@@ -71,16 +76,26 @@ func NewKeep() *Keep {
 		payload:        &payload.Memo{},
 		programs:       newValidationPrograms(),
 		blobs:          crdvalidate.NewCommittedBlobs(),
+		rendered:       manifest.NewSubtrees(),
 	}
 }
 
 // Manifests is the memo of parsed manifests, which the caller tells what
-// the files it wrote hold (Prewarm, Forget, Advance).
+// the files it wrote hold (Prewarm, Forget; Advance is Keep's).
 func (k *Keep) Manifests() *manifest.Memo { return k.manifests }
 
 // Directories is what discovery keeps of each package directory, which
 // the caller tells what changed (Forget, Reset, KeepListings).
 func (k *Keep) Directories() *discovery.Memo { return k.directories }
+
+// Advance starts a new generation of the parts that keep what recent runs
+// used (the parsed manifests and the rendered text), which drop what
+// neither it nor the one before used: codegen watch advances once per
+// good cycle.
+func (k *Keep) Advance() {
+	k.manifests.Advance()
+	k.rendered.Advance()
+}
 
 // Close waits for the parses the manifest memo started and ends the
 // validation programs kept running.
@@ -92,6 +107,19 @@ func (k *Keep) Close() error {
 // nothingKept is the Keep of a run without one: every part nil, which
 // each part's users take as keeping nothing.
 var nothingKept Keep
+
+// rendering is what renders the manifests of stages 2 and 3: the Keep's
+// Subtrees, or one of the run's own, since the partial manifests of one
+// CRD share most of their text, as do the merged CRDs of its variants.
+func (r *Run) rendering() *manifest.Subtrees {
+	if r.subtrees == nil {
+		r.subtrees = r.kept().rendered
+		if r.subtrees == nil {
+			r.subtrees = manifest.NewSubtrees()
+		}
+	}
+	return r.subtrees
+}
 
 // kept is the run's Keep, or nothingKept.
 func (r *Run) kept() *Keep {

@@ -14,6 +14,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/internal/kubetarget"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
@@ -164,6 +165,9 @@ type Run struct {
 	// committed is the reader of HEAD that Discovered.Generate starts for
 	// the validation (nil when it did not).
 	committed *earlyCommitted
+	// subtrees renders stage 2's and stage 3's manifests: the Keep's, or
+	// one of the run's own (see rendering).
+	subtrees *manifest.Subtrees
 }
 
 // New starts a run.

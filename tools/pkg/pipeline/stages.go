@@ -104,7 +104,7 @@ func (p *Partials) Schemas() (*Schemas, error) {
 		in := schemapatch.Input{Discovery: p.Discovery, Universe: p.Universe, Tree: r.Tree, Problems: r.Problems,
 			EnumFromConstants: p.Config.EnumFromConstants, Partials: p.takeManifests(),
 			PresumeMerged: r.Options.Stages&ManifestMerge != 0, Untouched: p.untouched, Memo: r.kept().manifests,
-			Indexes: r.kept().schemaIndexes}
+			Indexes: r.kept().schemaIndexes, Subtrees: r.rendering()}
 		in.Era = schemapatch.EraOf(r.Payload())
 		res, err := schemapatch.Run(in)
 		if err == nil {
@@ -166,7 +166,7 @@ func (s *Schemas) Merge() (*Merged, error) {
 			return nil
 		}
 		res, err := manifestmerge.Run(manifestmerge.Input{Discovery: s.Discovery, Tree: r.Tree, Problems: r.Problems,
-			Payload: d, Era: d.Era, Files: m.stage2Files, Untouched: s.untouched})
+			Payload: d, Era: d.Era, Files: m.stage2Files, Untouched: s.untouched, Subtrees: r.rendering()})
 		s.settlePresumed(res)
 		if err == nil {
 			m.ManifestMerge = res

@@ -65,6 +65,11 @@ type Input struct {
 	// indexed for the next run with it, which reuses those of packages
 	// whose syntax it still has (IndexCache): codegen watch.
 	Indexes *IndexCache
+	// Subtrees, when set, renders the manifests, reusing the text of what
+	// it rendered before: the partial manifests of one CRD share most of
+	// their schemas, and a watch cycle most of the last cycle's; nil
+	// renders each with manifest.Marshal.
+	Subtrees *manifest.Subtrees
 }
 
 // Partial is a partial manifest handed over by stage 1: the file, and the
@@ -603,7 +608,7 @@ func (s *stage) write(gens []*generation) {
 				return
 			}
 		}
-		data, err := manifest.Marshal(obj)
+		data, err := s.in.Subtrees.Marshal(obj)
 		if err != nil {
 			d := diag.Errorf(s.sink.rel(m.path), 0, "", "cannot serialise: %v", err)
 			outs[i].problem = &d

@@ -37,7 +37,7 @@ func (w *Watcher) noteWritten(c tree.Change) {
 func (w *Watcher) afterCycle(ok bool) {
 	w.keep.Manifests().Forget(w.replaced)
 	if ok {
-		w.keep.Manifests().Advance()
+		w.keep.Advance()
 	}
 	w.keep.Manifests().Prewarm(w.written)
 	w.written, w.replaced = nil, nil
