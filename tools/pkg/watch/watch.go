@@ -342,8 +342,12 @@ func (w *Watcher) noteDecls(p string, data []byte, sum [32]byte) {
 }
 
 // isGoSource says whether p is a Go file a package compiles (not a test).
+// The go command ignores files whose names start with "." or "_", such as
+// the lock files Emacs makes while a buffer has unsaved edits (".#x.go").
 func isGoSource(p string) bool {
-	return strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go")
+	name := filepath.Base(p)
+	return strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") &&
+		!strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "_")
 }
 
 // isOutputSource says whether p is a generated Go file (deepcopy, swagger
@@ -353,7 +357,9 @@ func isOutputSource(p string) bool { return strings.HasPrefix(filepath.Base(p), 
 
 // seed records the content of every input in the watched directories,
 // so that a first event that changes no byte (a touch, a save without
-// edits) starts no cycle.
+// edits) starts no cycle. Every Go file counts: before the first cycle
+// no package is known, and one that does not mention GroupVersion is an
+// input only once the cycle has read its package.
 func (w *Watcher) seed() {
 	for dir := range w.watched {
 		entries, err := os.ReadDir(dir)
@@ -365,10 +371,9 @@ func (w *Watcher) seed() {
 			if e.IsDir() {
 				continue
 			}
-			if isGoSource(p) && !isOutputSource(p) && w.decls[p] == nil {
-				if data, err := os.ReadFile(p); err == nil {
-					w.decls[p] = declHashes(data)
-				}
+			if isGoSource(p) {
+				w.seedGoFile(p)
+				continue
 			}
 			if _, ok := w.seen[p]; ok || w.relevant(p) == notInput {
 				continue
@@ -377,6 +382,21 @@ func (w *Watcher) seed() {
 				w.seen[p] = h
 			}
 		}
+	}
+}
+
+// seedGoFile records the content of the Go file p and, but for generated
+// files, its declarations.
+func (w *Watcher) seedGoFile(p string) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return
+	}
+	if !isOutputSource(p) && w.decls[p] == nil {
+		w.decls[p] = declHashes(data)
+	}
+	if _, ok := w.seen[p]; !ok {
+		w.seen[p] = sha256.Sum256(data)
 	}
 }
 
@@ -825,7 +845,7 @@ func (w *Watcher) relevant(p string) inputKind {
 	if strings.Contains(filepath.ToSlash(p), "/manual-override-crd-manifests/") {
 		return override
 	}
-	if strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
+	if isGoSource(p) {
 		if w.graph != nil {
 			if _, ok := w.graph.byDir[filepath.Dir(p)]; ok {
 				return goSource

@@ -421,6 +421,47 @@ func TestErrorThenRecover(t *testing.T) {
 	}
 }
 
+// TestTouchOfGoFilesStartsNoCycle touches every Go file of a package
+// the first cycle read, and changes the mode of one: the files that do not
+// mention GroupVersion were no input before the first cycle knew their
+// package, and must still count as seen (docs/watch.md: a file saved
+// without a change, or touched, starts no cycle). An editor's lock file
+// appearing next to them is no input either.
+func TestTouchOfGoFilesStartsNoCycle(t *testing.T) {
+	dir := exampleTree(t, true, false)
+	bg := runWatcher(t, dir, Options{})
+	if r := bg.next("first cycle"); r.Err != nil {
+		t.Fatalf("first cycle: %v\n%s", r.Err, bg.out.String())
+	}
+	goFiles, err := filepath.Glob(filepath.Join(dir, filepath.Dir(stableTypes), "*.go"))
+	if err != nil || len(goFiles) < 3 {
+		t.Fatalf("Go files of the package: %v (%v)", goFiles, err)
+	}
+	now := time.Now()
+	for _, p := range goFiles {
+		if err := os.Chtimes(p, now, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(goFiles[0], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Emacs's lock file of a buffer with unsaved edits: a dangling
+	// symbolic link named like a Go file, which the go command ignores.
+	lock := filepath.Join(filepath.Dir(goFiles[0]), ".#"+filepath.Base(goFiles[0]))
+	if err := os.Symlink("author@host.1234:1700000000", lock); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case r := <-bg.reports:
+		t.Errorf("touching the package's Go files or an editor's lock file started a cycle: %+v", r)
+	case <-time.After(500 * time.Millisecond):
+	}
+	if err := bg.stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 type syncBuffer struct {
 	mu sync.Mutex
 	b  strings.Builder
