@@ -49,7 +49,7 @@ func Marshal(obj any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return marshalGeneric(m)
+	return marshalGeneric(m, emit)
 }
 
 // ToMap converts a typed object to the generic form used for serialisation

@@ -32,7 +32,10 @@ import (
 //
 // Keys the library cannot write so that they read back (see keys.go) are
 // errors of our own, which say where the key is.
-func marshalGeneric(m map[string]any) ([]byte, error) {
+//
+// emitter writes what the short cut leaves of m: emit, or a Subtrees'
+// emitter, which gives the same bytes.
+func marshalGeneric(m map[string]any, emitter func(any) ([]byte, error)) ([]byte, error) {
 	if m == nil {
 		return yaml.Marshal(m)
 	}
@@ -43,7 +46,7 @@ func marshalGeneric(m map[string]any) ([]byte, error) {
 		}
 		return detour(m)
 	}
-	return emit(v)
+	return emitter(v)
 }
 
 // detour returns what sigs.k8s.io/yaml.Marshal returns for m, its errors

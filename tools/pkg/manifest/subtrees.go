@@ -101,21 +101,21 @@ func (s *Subtrees) Marshal(obj any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m == nil {
-		return marshalGeneric(m)
+	return marshalGeneric(m, s.emit)
+}
+
+// emit returns what emit(v) returns, v being a document as jsonLike
+// returns it, from what s rendered before when v is a mapping.
+func (s *Subtrees) emit(v any) ([]byte, error) {
+	root, ok := v.(map[string]any)
+	if !ok || len(root) == 0 {
+		return emit(v)
 	}
-	v, _, ok := jsonLike(m, 0)
-	root, isMap := v.(map[string]any)
-	if !ok || !isMap || len(root) == 0 {
-		return marshalGeneric(m)
-	}
-	digests := digestsOf(root)
-	r, ok := s.render(root, 0, digests)
+	r, ok := s.render(root, 0, digestsOf(root))
 	if !ok {
 		return emit(v)
 	}
-	out := make([]byte, 0, r.size)
-	return r.appendTo(out), nil
+	return r.appendTo(make([]byte, 0, r.size)), nil
 }
 
 // appendTo appends the rendering's text to out.
