@@ -271,7 +271,7 @@ func (n *dirNode) read(base string, memo *Memo) {
 		return
 	}
 	for _, e := range n.entries {
-		if e.IsDir() && !skipName(e.Name()) {
+		if e.IsDir() && !SkipsDir(e.Name()) {
 			n.children = append(n.children, &dirNode{path: filepath.Join(n.path, e.Name())})
 		}
 	}
@@ -329,13 +329,18 @@ func parsePackages(dirs []pkgDir, modDir, modPath string, fset *token.FileSet, m
 	return versions, nil
 }
 
-// skipName says whether discovery leaves out a directory by its name.
-func skipName(name string) bool {
+// SkipsDir says whether discovery leaves out a directory, and everything
+// below it, by its name: vendor, the directories the go command ignores
+// (testdata, ".*", "_*"), and the generator's output directories
+// ("zz_generated.*"), which hold manifests and at most the doc.go stage 3
+// writes, never an API package. Skipping those matters for codegen watch:
+// openshift/api has 181 of them, which every cycle would list again.
+func SkipsDir(name string) bool {
 	switch name {
 	case ".git", "vendor", "testdata":
 		return true
 	}
-	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || strings.HasPrefix(name, "zz_generated.")
 }
 
 // holdsModule says whether the directory p, with entries, is the root of

@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"slices"
@@ -124,7 +125,7 @@ func TestForgetSeesEveryChange(t *testing.T) {
 
 // TestMemoVouchesForParsedFiles: a run with a memo leaves unparsed the
 // files a run before parsed with the same bytes (Version.Unparsed), parses
-// again a file whose bytes changed, reports its syntax error as a run
+// again a file whose bytes changed (unless a caller noted they parse), reports its syntax error as a run
 // without memo does, and after Reset parses everything.
 func TestMemoVouchesForParsedFiles(t *testing.T) {
 	dir := memoTree(t)
@@ -163,6 +164,15 @@ func TestMemoVouchesForParsedFiles(t *testing.T) {
 	check("directory served", []string{"doc.go"}, []string{"more.go", "names.go", "register.go", "types.go"})
 	write(t, dir, "a/v1/types.go", "package v1\n\n// Thing is a thing.\ntype Thing struct{}\n")
 	check("file edited", []string{"doc.go", "names.go", "register.go", "types.go"}, []string{"more.go"})
+	// A caller that parsed the edited file says so (NoteParses): it is
+	// vouched for, unless its bytes differ from what the caller parsed.
+	edited := "package v1\n\n// Thing is a thing, edited.\ntype Thing struct{}\n"
+	write(t, dir, "a/v1/types.go", edited)
+	memo.NoteParses(filepath.Join(dir, "a/v1/types.go"), sha256.Sum256([]byte(edited)))
+	check("edit noted as parsing", []string{"doc.go", "names.go", "register.go"}, []string{"more.go", "types.go"})
+	write(t, dir, "a/v1/types.go", "package v1\n\n// Thing is a thing.\ntype Thing struct{}\n")
+	memo.NoteParses(filepath.Join(dir, "a/v1/types.go"), sha256.Sum256([]byte(edited)))
+	check("noted bytes differ", []string{"doc.go", "names.go", "register.go", "types.go"}, []string{"more.go"})
 	write(t, dir, "a/v1/types.go", "package v1\n\ntype Thing struct{\n")
 	want := discovered(t, dir, nil)
 	if got := discovered(t, dir, memo); got != want || !strings.Contains(got, "types.go:3: Go syntax error") {

@@ -133,10 +133,18 @@ func (m *Memo) noteParsed(gf *goFile) {
 	if m == nil {
 		return
 	}
-	sum := sha256.Sum256(gf.src)
+	m.NoteParses(gf.name, sha256.Sum256(gf.src))
+}
+
+// NoteParses records that the Go file name (an absolute path) parses
+// whole without error while its content has the SHA-256 sum: a caller
+// that parsed it already (codegen watch, which parses a saved file to
+// see which declarations changed) spares the next run parsing it again
+// only to know that.
+func (m *Memo) NoteParses(name string, sum [32]byte) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.parsed[gf.name] = sum
+	m.parsed[name] = sum
 }
 
 // listing returns the kept listing of dir, or nil. A nil Memo keeps none.

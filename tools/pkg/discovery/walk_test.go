@@ -10,7 +10,8 @@ import (
 
 // TestPackageDirsOrder checks the listing read on every core: every
 // directory once, parents first and in name order, without the skipped
-// names and without the subtree of another module.
+// names (our output directories among them) and without the subtree of
+// another module.
 func TestPackageDirsOrder(t *testing.T) {
 	base := testtree.Write(t, map[string]string{
 		"b/v1/x.go":           "package v1\n",
@@ -24,6 +25,9 @@ func TestPackageDirsOrder(t *testing.T) {
 		"other/go.mod":        "module other\n",
 		"other/inner/x.go":    "package inner\n",
 		"a/z/deep/sibling.go": "package deep\n",
+		// Our output directories, the doc.go of stage 3 included.
+		"b/v1/zz_generated.crd-manifests/doc.go":                           "package b_v1_crdmanifests\n",
+		"b/v1/zz_generated.featuregated-crd-manifests/widgets.b.io/x.yaml": "kind: CustomResourceDefinition\n",
 	})
 	dirs, err := packageDirs(base, nil)
 	if err != nil {

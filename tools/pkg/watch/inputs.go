@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 )
 
 // isGoSource says whether p is a Go file a package compiles (not a test).
@@ -91,7 +93,7 @@ func (w *Watcher) watchTree(dir string) error {
 		if !d.IsDir() {
 			return nil
 		}
-		if p != dir && (skipDir(p, d.Name()) || isOutputDir(d.Name())) {
+		if p != dir && (skipDir(p, d.Name())) {
 			return filepath.SkipDir
 		}
 		return w.add(p)
@@ -119,19 +121,14 @@ func (w *Watcher) Watched() []string {
 	return out
 }
 
-// skipDir are the directories discovery does not walk (.git, vendor,
-// testdata, hidden ones, _ ones, nested modules).
+// skipDir are the directories not watched: those discovery does not walk
+// (discovery.SkipsDir: .git, vendor, testdata, hidden ones, _ ones, our
+// output directories), nested modules, and node_modules, which editors'
+// tooling fills with thousands of directories and never a Go package.
 func skipDir(p, name string) bool {
-	switch name {
-	case ".git", "vendor", "testdata", "node_modules":
-		return true
-	}
-	if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+	if discovery.SkipsDir(name) || name == "node_modules" {
 		return true
 	}
 	_, err := os.Stat(filepath.Join(p, "go.mod"))
 	return err == nil
 }
-
-// isOutputDir are the directories the generation writes.
-func isOutputDir(name string) bool { return strings.HasPrefix(name, "zz_generated.") }

@@ -48,6 +48,10 @@ func (w *Watcher) noteDecls(p string, data []byte, sum [32]byte) {
 			after = declHashes(data)
 		}
 	}
+	if after != nil {
+		// It parses: discovery needs not parse it again to know.
+		w.keep.Directories().NoteParses(p, sum)
+	}
 	names, all := changedTypes(w.decls[p], after)
 	w.edited.add(filepath.Dir(p), names, all)
 	if after == nil {

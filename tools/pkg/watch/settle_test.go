@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 )
 
 func TestQuietPeriodOfASave(t *testing.T) {
@@ -113,7 +114,7 @@ func TestChangedOfTakesTheSettlesParse(t *testing.T) {
 		{"same content", sha256.Sum256(src), marker},
 		{"changed since", sha256.Sum256([]byte("package v1\n")), declHashes(src)},
 	} {
-		w := &Watcher{seen: map[string][32]byte{}, decls: map[string]map[string][32]byte{}, parsed: map[string]parsedGo{p: {sum: tc.sum, decls: marker}}}
+		w := &Watcher{seen: map[string][32]byte{}, decls: map[string]map[string][32]byte{}, parsed: map[string]parsedGo{p: {sum: tc.sum, decls: marker}}, keep: pipeline.NewKeep()}
 		if changed := w.changedOf(map[string]bool{p: true}); !slices.Equal(changed, []string{p}) {
 			t.Fatalf("%s: changed %v", tc.name, changed)
 		}

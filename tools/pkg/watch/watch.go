@@ -270,7 +270,7 @@ func (w *Watcher) event(ev fsnotify.Event) bool {
 	w.keep.Directories().Forget(filepath.Dir(p))
 	if ev.Has(fsnotify.Create) {
 		if info, err := os.Stat(p); err == nil && info.IsDir() {
-			if skipDir(p, filepath.Base(p)) || isOutputDir(filepath.Base(p)) {
+			if skipDir(p, filepath.Base(p)) {
 				return false
 			}
 			// A new directory may bring a package or overrides; its
