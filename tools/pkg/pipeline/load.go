@@ -1,9 +1,11 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"go/ast"
 	"maps"
+	"runtime/trace"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/compatlevel"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
@@ -198,9 +200,11 @@ func (c *Checked) checkTypes() {
 	if c.Universe == nil {
 		return
 	}
+	region := trace.StartRegion(context.Background(), "check-types")
 	for _, root := range c.Universe.Roots {
 		c.Universe.Checker.Check(root)
 	}
+	region.End()
 	c.dropBodies()
 }
 
