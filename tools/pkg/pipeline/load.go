@@ -147,6 +147,9 @@ func (l *Loaded) Sources() *crdvalidate.Sources {
 // Checked is a loaded universe whose markers passed strict mode.
 type Checked struct {
 	*Loaded
+	// typed is closed once the root packages are type-checked (see
+	// startTypeCheck); nil when nothing checks them ahead.
+	typed <-chan struct{}
 }
 
 // CheckMarkers runs strict mode over the loaded packages: marker lines no
@@ -156,7 +159,12 @@ type Checked struct {
 func (l *Loaded) CheckMarkers() (*Checked, error) {
 	r := l.Run
 	if l.Universe == nil {
-		return &Checked{l}, nil
+		return &Checked{Loaded: l}, nil
+	}
+	var typed chan struct{}
+	if r.Options.Stages&PartialSchemas != 0 {
+		// Stage 1 starts with checkTypes, which waits for it.
+		typed = l.startTypeCheck()
 	}
 	r.timed("strict-markers", func() error {
 		// The payload directory is read while the marker lines are
@@ -183,13 +191,40 @@ func (l *Loaded) CheckMarkers() (*Checked, error) {
 		return nil
 	})
 	if err := r.check(nil); err != nil {
+		if typed != nil {
+			<-typed // no step of the run outlives it
+		}
 		l.stopReading()
 		return nil, err
 	}
-	return &Checked{l}, nil
+	return &Checked{Loaded: l, typed: typed}, nil
 }
 
-// checkTypes type-checks every root package, which parses the packages
+// startTypeCheck type-checks the root packages on a goroutine of its own
+// and returns the channel closed when it is done. It runs while strict
+// mode reads the roots' comments: type-checking reads the same syntax and
+// parses the packages they import, which strict mode does not read, and
+// on a watch cycle type-checking the changed roots (openshift/api's
+// config/v1) would otherwise start stage 1 with a core idle. The roots
+// get their syntax first, here: controller-tools parses a package on
+// first use without a lock, so the two must not both parse one.
+func (l *Loaded) startTypeCheck() chan struct{} {
+	done := make(chan struct{})
+	for _, root := range l.Universe.Roots {
+		root.NeedSyntax()
+	}
+	go func() {
+		defer close(done)
+		defer trace.StartRegion(context.Background(), "check-types").End()
+		for _, root := range l.Universe.Roots {
+			l.Universe.Checker.Check(root)
+		}
+	}()
+	return done
+}
+
+// checkTypes type-checks every root package (or waits for
+// startTypeCheck to have done so), which parses the packages
 // their types refer to, and then drops the function bodies of all of them
 // before stage 1 collects their markers: strict mode, the one step that
 // reads every comment of a root, is done, and the marker collector would
@@ -200,11 +235,13 @@ func (c *Checked) checkTypes() {
 	if c.Universe == nil {
 		return
 	}
-	region := trace.StartRegion(context.Background(), "check-types")
-	for _, root := range c.Universe.Roots {
-		c.Universe.Checker.Check(root)
+	if c.typed != nil {
+		<-c.typed
+	} else {
+		for _, root := range c.Universe.Roots {
+			c.Universe.Checker.Check(root)
+		}
 	}
-	region.End()
 	c.dropBodies()
 }
 
