@@ -19,26 +19,37 @@ import (
 func leaveOutInert(roots []*loader.Package, overlay map[string][]byte) {
 	var pkgs []*loader.Package
 	eachPackage(roots, func(p *loader.Package) { pkgs = append(pkgs, p) })
-	leaveOutInertIn(pkgs, overlay)
+	leaveOutInertIn(pkgs, overlay, nil)
 }
 
-// leaveOutInertIn is leaveOutInert for the packages pkgs.
-func leaveOutInertIn(pkgs []*loader.Package, overlay map[string][]byte) {
+// leaveOutInertIn is leaveOutInert for the packages pkgs. known, when not
+// nil, holds the verdict on each file read before, by absolute path, for
+// a caller that forgets the verdicts of the files that change (Session):
+// a known file is not read again, and the verdicts on the files read are
+// added. That spares a watch cycle after an edit of openshift/api's
+// config/v1 scanning its 300 KB swagger_doc_generated.go again.
+func leaveOutInertIn(pkgs []*loader.Package, overlay map[string][]byte, known map[string]bool) {
 	type candidate struct {
 		pkg   *loader.Package
 		name  string
 		inert bool
+		known bool // inert is a verdict: known before, or read now
 	}
 	var cands []*candidate
 	for _, p := range pkgs {
 		for _, name := range p.CompiledGoFiles {
 			if genfiles.Candidate(name) {
-				cands = append(cands, &candidate{pkg: p, name: name})
+				c := &candidate{pkg: p, name: name}
+				c.inert, c.known = known[name]
+				cands = append(cands, c)
 			}
 		}
 	}
 	workers.Each(len(cands), func(i int) {
 		c := cands[i]
+		if c.known {
+			return
+		}
 		src, ok := overlay[c.name]
 		if !ok {
 			var err error
@@ -46,10 +57,13 @@ func leaveOutInertIn(pkgs []*loader.Package, overlay map[string][]byte) {
 				return // parsing it reports the error
 			}
 		}
-		c.inert = genfiles.Unneeded(c.name, src)
+		c.inert, c.known = genfiles.Unneeded(c.name, src), true
 	})
 	inert := map[*loader.Package]map[string]bool{}
 	for _, c := range cands {
+		if known != nil && c.known {
+			known[c.name] = c.inert
+		}
 		if c.inert {
 			if inert[c.pkg] == nil {
 				inert[c.pkg] = map[string]bool{}

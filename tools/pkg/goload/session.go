@@ -57,6 +57,9 @@ type Session struct {
 	moduleDir string
 	// known are the roots of the last load.
 	known []string
+	// inert holds the verdict of leaveOutInertIn on each generated file
+	// it read since the last load, forgotten when the file changes.
+	inert map[string]bool
 	// Fresh counts the loads that listed packages with the go command;
 	// Reused the universes served from kept packages.
 	Fresh, Reused int
@@ -75,7 +78,7 @@ type listed struct {
 func NewSession(dir string) *Session { return &Session{dir: dir} }
 
 // Forget drops the kept universe: the next Universe call loads afresh.
-func (s *Session) Forget() { s.all, s.list, s.headers = nil, nil, nil }
+func (s *Session) Forget() { s.all, s.list, s.headers, s.inert = nil, nil, nil, nil }
 
 // Universe returns a universe whose roots are importPaths, after changed
 // (absolute paths of Go files) changed since the last call. fresh forces
@@ -139,10 +142,13 @@ func (s *Session) load(importPaths []string, opts Options) (*Universe, error) {
 		return nil, err
 	}
 	s.list = map[*loader.Package]listed{}
+	var pkgs []*loader.Package
 	eachPackage(roots, func(p *loader.Package) {
 		s.list[p] = listed{errors: slices.Clone(p.Errors), compiled: slices.Clone(p.CompiledGoFiles)}
+		pkgs = append(pkgs, p)
 	})
-	leaveOutInert(roots, opts.Overlay)
+	s.inert = map[string]bool{}
+	leaveOutInertIn(pkgs, opts.Overlay, s.inert)
 	if err := u.adopt(roots, importPaths, opts); err != nil {
 		return nil, err
 	}
@@ -240,7 +246,10 @@ func (s *Session) invalidate(dirty map[*loader.Package]bool, changed []string) {
 		p.CompiledGoFiles = slices.Clone(l.compiled)
 		edited = append(edited, p)
 	}
-	leaveOutInertIn(edited, nil)
+	for _, f := range changed {
+		delete(s.inert, f)
+	}
+	leaveOutInertIn(edited, nil, s.inert)
 	for _, p := range edited {
 		syntax, gone := s.reparse(p, old[p], changed)
 		p.Syntax = syntax

@@ -163,3 +163,50 @@ func write(t *testing.T, p, content string) {
 func replacePrefix(s, prefix string) string {
 	return strings.ReplaceAll(s, "PREFIX", prefix)
 }
+
+// TestSessionKeepsInertVerdicts: a kept package invalidated by an edit of
+// one of its files does not have its unchanged generated files read
+// again to leave out the inert ones (the verdict of the load stands),
+// while a generated file that is among the changed ones is read again.
+func TestSessionKeepsInertVerdicts(t *testing.T) {
+	dir := testtree.Write(t, map[string]string{
+		"v1/types.go": "package v1\n\n// Widget is a widget.\ntype Widget struct{}\n",
+		"v1/types_swagger_doc_generated.go": "package v1\n\nvar map_Widget = map[string]string{\"\": \"Widget is a widget.\"}\n\n" +
+			"func (Widget) SwaggerDoc() map[string]string { return map_Widget }\n",
+	})
+	prefix := "github.com/gatedcrd/gatedcrd/tools/pkg/goload/testdata/" + filepath.Base(dir)
+	s := NewSession(dir)
+	compiled := func(changed ...string) bool {
+		t.Helper()
+		for i, rel := range changed {
+			changed[i] = filepath.Join(dir, rel)
+		}
+		u, _, err := s.Universe([]string{prefix + "/v1"}, changed, false, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range u.Root(prefix + "/v1").CompiledGoFiles {
+			if filepath.Base(f) == "types_swagger_doc_generated.go" {
+				return true
+			}
+		}
+		return false
+	}
+	if compiled() {
+		t.Fatal("first load: the inert swagger file is compiled")
+	}
+	// The swagger file now declares a type, but the session is told of
+	// the edit of types.go only: the load's verdict on it is kept, which
+	// shows that it was not read again.
+	write(t, filepath.Join(dir, "v1/types_swagger_doc_generated.go"), "package v1\n\n// Extra is declared here.\ntype Extra struct{}\n")
+	write(t, filepath.Join(dir, "v1/types.go"), "package v1\n\n// Widget is a widget, edited.\ntype Widget struct{}\n")
+	if compiled("v1/types.go") {
+		t.Error("an edit of types.go had the unchanged swagger file read again")
+	}
+	if !compiled("v1/types_swagger_doc_generated.go") {
+		t.Error("the changed swagger file, which declares a type now, is left out")
+	}
+	if s.Fresh != 1 {
+		t.Errorf("%d fresh loads, want 1", s.Fresh)
+	}
+}
