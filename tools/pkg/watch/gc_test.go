@@ -5,9 +5,12 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
 )
 
 // TestTuneGC runs this test binary with GOGC and GOMEMLIMIT set or not
@@ -59,4 +62,32 @@ func withoutGCVars(env []string) []string {
 		}
 	}
 	return out
+}
+
+// TestFullCyclesAreCollected: a full cycle starts a collection once it
+// reported (collectAfterFullRun), a restricted one does not (its garbage
+// is collected as the goal set by the last collection says).
+func TestFullCyclesAreCollected(t *testing.T) {
+	collections := 0
+	defer func(old func()) { collectAfterFullRun = old }(collectAfterFullRun)
+	collectAfterFullRun = func() { collections++ }
+	dir := exampleTree(t, true, false)
+	w, err := New(dir, Options{NewRun: newRun(dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.seed()
+	if rep := w.Cycle(nil); rep.Err != nil || collections != 1 {
+		t.Fatalf("full cycle: %d collection(s) started, error %v", collections, rep.Err)
+	}
+	file := filepath.Join(dir, stableTypes)
+	testtree.ToggleDoc(t, file)
+	rep := w.Cycle(w.changedOf(setOf([]string{file})))
+	if rep.Err != nil || len(rep.Kinds) == 0 {
+		t.Fatalf("restricted cycle: %+v", rep)
+	}
+	if collections != 1 {
+		t.Errorf("a restricted cycle started a collection (%d in all)", collections)
+	}
 }

@@ -378,6 +378,9 @@ func (w *Watcher) cycle(changed []string, waited time.Duration) Report {
 	w.report(rep)
 	w.remember(r)
 	w.afterCycle(err == nil)
+	if scope == nil {
+		collectAfterFullRun()
+	}
 	return rep
 }
 
