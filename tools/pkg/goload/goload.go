@@ -104,7 +104,7 @@ func LoadWith(dir string, importPaths []string, opts Options) (*Universe, error)
 	if err != nil {
 		return nil, err
 	}
-	leaveOutInert(roots, opts.Overlay)
+	leaveOutInert(roots, opts.Overlay, nil)
 	if err := u.adopt(roots, importPaths, opts); err != nil {
 		return nil, err
 	}

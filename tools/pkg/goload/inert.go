@@ -15,11 +15,12 @@ import (
 // before anything parses them: controller-tools parses and type-checks a
 // package's compiled files, and such files are most of k8s.io/api/core/v1,
 // which every group-version referring to a core type loads. Only the
-// files genfiles.Candidate names are read, on every core.
-func leaveOutInert(roots []*loader.Package, overlay map[string][]byte) {
+// files genfiles.Candidate names are read, on every core; known is as
+// for leaveOutInertIn.
+func leaveOutInert(roots []*loader.Package, overlay map[string][]byte, known map[string]bool) {
 	var pkgs []*loader.Package
 	eachPackage(roots, func(p *loader.Package) { pkgs = append(pkgs, p) })
-	leaveOutInertIn(pkgs, overlay, nil)
+	leaveOutInertIn(pkgs, overlay, known)
 }
 
 // leaveOutInertIn is leaveOutInert for the packages pkgs. known, when not

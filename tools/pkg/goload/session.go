@@ -142,13 +142,11 @@ func (s *Session) load(importPaths []string, opts Options) (*Universe, error) {
 		return nil, err
 	}
 	s.list = map[*loader.Package]listed{}
-	var pkgs []*loader.Package
 	eachPackage(roots, func(p *loader.Package) {
 		s.list[p] = listed{errors: slices.Clone(p.Errors), compiled: slices.Clone(p.CompiledGoFiles)}
-		pkgs = append(pkgs, p)
 	})
 	s.inert = map[string]bool{}
-	leaveOutInertIn(pkgs, opts.Overlay, s.inert)
+	leaveOutInert(roots, opts.Overlay, s.inert)
 	if err := u.adopt(roots, importPaths, opts); err != nil {
 		return nil, err
 	}

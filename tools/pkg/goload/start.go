@@ -33,7 +33,7 @@ func Start(dir string, fset *token.FileSet, importPaths []string) *Pending {
 		cfg.Context = ctx
 		p.roots, p.err = loader.LoadRootsWithConfig(cfg, importPaths...)
 		if p.err == nil {
-			leaveOutInert(p.roots, nil)
+			leaveOutInert(p.roots, nil, nil)
 		}
 	}()
 	return p

@@ -93,7 +93,7 @@ func (w *Watcher) watchTree(dir string) error {
 		if !d.IsDir() {
 			return nil
 		}
-		if p != dir && (skipDir(p, d.Name())) {
+		if p != dir && skipDir(p, d.Name()) {
 			return filepath.SkipDir
 		}
 		return w.add(p)
