@@ -39,6 +39,11 @@ type options struct {
 	// afterBaseline, when set, is given the run and the number of strict
 	// findings once the baseline is written (codegen init).
 	afterBaseline func(r *pipeline.Run, strictFindings int) error
+	// generators are the generators of Go and proto files, with their
+	// flags; a bare run runs them around the CRD stages.
+	generators registry
+	// bare is set for a bare codegen: every generator runs.
+	bare bool
 }
 
 // payloadFlag names the payload FeatureGate directory, as the reference's
@@ -59,7 +64,10 @@ func NewRootCommand(version string, stderr io.Writer) *cobra.Command {
 		Long: `codegen turns annotated Go API types into CustomResourceDefinition manifests,
 one per ClusterProfile and FeatureSet combination that differs.
 
-Run without a sub-command it runs every CRD stage, like crd-manifests.
+Run without a sub-command it runs every generator in the reference's
+order: compatibility, deepcopy, go-to-protobuf, modelname, swaggerdocs,
+the three CRD stages, then openapi; with --verify it writes nothing and
+names every stale file of any of them.
 
 Besides kubebuilder's markers it understands +openshift:enable:FeatureGate,
 the FeatureGateAware{Enum,XValidation,MaxItems} markers, and, when
@@ -71,6 +79,7 @@ without the switch +enum is ignored, as by the reference generator).`,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.bare = true
 			return run(opts, pipeline.AllStages)
 		},
 	}
@@ -95,6 +104,7 @@ without the switch +enum is ignored, as by the reference generator).`,
 	pf.Lookup("cel-costs").NoOptDefVal = "5"
 	pf.StringVar(&opts.payloadDir, payloadFlag, pipeline.DefaultPayloadDir, "directory of payload FeatureGate manifests read by the merge stage; a given path is relative to the working directory, as with the reference, the default one to --base-dir (--payload-dir is another name for it)")
 	clicontract.AddOutputFlags(pf, &opts.Output, "1 adds per-stage counts and every file written (klog)")
+	opts.generators.addFlags(pf)
 
 	root.AddCommand(
 		stageCommand(opts, "empty-partial-schemas", "Write one partial CRD manifest per CRD and FeatureGate (stage 1)", pipeline.PartialSchemas),
@@ -110,7 +120,9 @@ without the switch +enum is ignored, as by the reference generator).`,
 		openAPIV3Command(opts),
 		compatCommand(opts),
 		watchCommand(opts),
+		featureGateTestAnalyzerCommand(),
 	)
+	root.AddCommand(opts.generators.commands(opts)...)
 	addProfiling(root, stderr)
 	return root
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/internal/kubetarget"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
@@ -63,9 +64,23 @@ func run(opts *options, stages pipeline.Stages) error {
 	if stages&pipeline.ManifestMerge != 0 {
 		progress(opts, "%s", r.RelativeText("codegen: "+describeTarget(r.KubeTarget)))
 	}
+	gctx := newGeneratorContext(opts, d.Discovery, r.Tree, r.Problems)
+	if opts.bare {
+		if err := runBeside(opts, r, gctx, opts.generators.beforeCRDs()); err != nil {
+			return err
+		}
+	}
 	changes, err := d.Generate()
 	if err != nil {
 		return fail(opts, r, err)
+	}
+	if opts.bare {
+		if err := runBeside(opts, r, gctx, opts.generators.afterCRDs()); err != nil {
+			return err
+		}
+		if changes, err = recompute(changes); err != nil {
+			return fail(opts, r, err)
+		}
 	}
 	klog.V(1).Infof("codegen: %s", r.Stats.Counts())
 	if opts.writeBaseline {
@@ -81,6 +96,30 @@ func run(opts *options, stages pipeline.Stages) error {
 	bl.report(r.Problems, stages)
 	printWarnings(opts, r)
 	return finish(opts, r, changes, start)
+}
+
+// runBeside runs generators of a bare run into the pipeline's tree and
+// diagnostics, failing the run on an error.
+func runBeside(opts *options, r *pipeline.Run, ctx *generator.Context, gens []generator.Generator) error {
+	err := generator.Run(ctx, gens...)
+	if err != nil {
+		return &clicontract.Error{Code: ExitStale, Msg: r.RelativeText(fmt.Sprintf("error: %v", err))}
+	}
+	if r.Problems.HasErrors() {
+		return fail(opts, r, pipeline.ErrInput)
+	}
+	return nil
+}
+
+// recompute lists the tree's changes again, after generators that ran
+// once the pipeline had listed them.
+func recompute(c *pipeline.Changes) (*pipeline.Changes, error) {
+	list, stats, err := c.Run.Tree.Changes()
+	if err != nil {
+		return nil, err
+	}
+	c.List, c.Stats = list, stats
+	return c, nil
 }
 
 // lockForRun takes the tree's write lock for a run that writes, from

@@ -27,6 +27,9 @@ type Config struct {
 	Compatibility StageConfig
 	// Compat configures `codegen compat` for the group.
 	Compat CompatConfig
+	// Deepcopy, SwaggerDocs, OpenAPI, ModelName and Protobuf are the
+	// sections of the generators of Go and proto files.
+	Deepcopy, SwaggerDocs, OpenAPI, ModelName, Protobuf GeneratorConfig
 }
 
 // CompatConfig is the compat section: breaking changes the group's owners
@@ -65,8 +68,7 @@ type SchemaPatchConfig struct {
 // otherGenerators are top-level keys of generators outside this project:
 // accepted with any content, never interpreted.
 var otherGenerators = map[string]bool{
-	"deepcopy": true, "swaggerdocs": true, "openapi": true,
-	"protobuf": true, "schemacheck": true, "crdify": true, "modelname": true,
+	"schemacheck": true, "crdify": true,
 	"applyconfigurations": true, "lists": true,
 }
 
@@ -131,6 +133,16 @@ func ParseConfig(file string, data []byte) (Config, error) {
 			}, &problems)
 		case "compat":
 			cfg.Compat = parseCompat(file, val, &problems)
+		case "deepcopy":
+			cfg.Deepcopy = parseGenerator(file, key.Value, val, &problems)
+		case "swaggerdocs":
+			cfg.SwaggerDocs = parseGenerator(file, key.Value, val, &problems)
+		case "openapi":
+			cfg.OpenAPI = parseGenerator(file, key.Value, val, &problems)
+		case "modelname":
+			cfg.ModelName = parseGenerator(file, key.Value, val, &problems)
+		case "protobuf":
+			cfg.Protobuf = parseGenerator(file, key.Value, val, &problems)
 		default:
 			if !otherGenerators[key.Value] {
 				problems.Add(unknownKey(diag.Errorf(file, key.Line, key.Value, "unknown key; known keys are %s", knownKeys())))
@@ -189,6 +201,9 @@ func unknownKey(d diag.Diagnostic) diag.Diagnostic {
 
 func knownKeys() string {
 	keys := []string{"compat", "compatibility", "emptyPartialSchema", "manifestMerge", "schemapatch"}
+	for k := range generatorSections {
+		keys = append(keys, k)
+	}
 	for k := range otherGenerators {
 		keys = append(keys, k)
 	}

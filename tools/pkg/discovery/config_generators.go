@@ -1,0 +1,84 @@
+package discovery
+
+import (
+	"path/filepath"
+
+	yamlv3 "go.yaml.in/yaml/v3"
+
+	"github.com/gatedcrd/gatedcrd/internal/yamlfile"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+)
+
+// GeneratorConfig is a .codegen.yaml section of a generator that writes
+// Go or proto files. Present records that the section was given: the
+// reference then takes every option from it, so an option the section
+// leaves out has its default, not the command line's value.
+type GeneratorConfig struct {
+	Present  bool
+	Disabled bool
+	// HeaderFilePath is absolute: the file names it relative to
+	// .codegen.yaml's directory.
+	HeaderFilePath string
+	// OutputFile is deepcopy's outputFileBaseName, swaggerdocs' and
+	// modelname's outputFileName.
+	OutputFile string
+	// CommentPolicy is swaggerdocs' commentPolicy.
+	CommentPolicy string
+	// DisabledVersions are protobuf's versions left out.
+	DisabledVersions []string
+	// DisabledSet records that protobuf's disabled was given: protobuf
+	// is the one generator off unless a group turns it on.
+	DisabledSet bool
+}
+
+// generatorSections are the sections parseGenerator reads, with the keys
+// each accepts besides disabled.
+var generatorSections = map[string][]string{
+	"deepcopy":    {"headerFilePath", "outputFileBaseName"},
+	"swaggerdocs": {"commentPolicy", "outputFileName"},
+	"openapi":     nil,
+	"modelname":   {"outputFileName"},
+	"protobuf":    {"disabledVersions", "headerFilePath"},
+}
+
+// parseGenerator reads the section of one generator.
+func parseGenerator(file, section string, val *yamlv3.Node, problems *diag.List) GeneratorConfig {
+	g := GeneratorConfig{Present: !yamlfile.IsNull(val)}
+	str := func(dst *string, key string) func(*yamlv3.Node) {
+		return func(v *yamlv3.Node) {
+			if yamlfile.IsNull(v) {
+				return
+			}
+			if v.Kind != yamlv3.ScalarNode || v.Decode(dst) != nil {
+				problems.Add(diag.Errorf(file, v.Line, section+"."+key, "must be a string"))
+			}
+		}
+	}
+	fields := map[string]func(*yamlv3.Node){
+		"headerFilePath":     str(&g.HeaderFilePath, "headerFilePath"),
+		"outputFileBaseName": str(&g.OutputFile, "outputFileBaseName"),
+		"outputFileName":     str(&g.OutputFile, "outputFileName"),
+		"commentPolicy":      str(&g.CommentPolicy, "commentPolicy"),
+		"disabledVersions": func(v *yamlv3.Node) {
+			if !yamlfile.IsNull(v) && v.Decode(&g.DisabledVersions) != nil {
+				problems.Add(diag.Errorf(file, v.Line, section+".disabledVersions", "must be a list of strings"))
+			}
+		},
+	}
+	extra := map[string]func(*yamlv3.Node){}
+	for _, k := range generatorSections[section] {
+		extra[k] = fields[k]
+	}
+	if val != nil && val.Kind == yamlv3.MappingNode {
+		for i := 0; i+1 < len(val.Content); i += 2 {
+			if val.Content[i].Value == "disabled" {
+				g.DisabledSet = true
+			}
+		}
+	}
+	g.Disabled = parseStage(file, section, val, extra, problems)
+	if g.HeaderFilePath != "" && !filepath.IsAbs(g.HeaderFilePath) {
+		g.HeaderFilePath = filepath.Join(filepath.Dir(file), g.HeaderFilePath)
+	}
+	return g
+}

@@ -1,0 +1,98 @@
+// Package generator is the one contract of codegen's generators: each
+// sub-command that writes files (compatibility, deepcopy, go-to-protobuf,
+// modelname, swaggerdocs, the CRD stages, openapi) is a Generator, and a
+// bare `codegen` runs them in the order List gives, against one Context.
+//
+// The model is controller-tools' genall.Generator: a generator gets the
+// run's shared state and records what it would write; it never writes
+// itself. The Context holds what every generator reads (the discovered
+// API groups with their .codegen.yaml, the tree of pending files, the
+// run's diagnostics) and the Go packages loaded once per loader for all of
+// them (Gengo: gengo's universe; the CRD stages keep controller-tools'
+// loader in the pipeline). After the last generator, the caller commits
+// the tree or, under --verify, reports every file that differs and
+// writes nothing.
+package generator
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/gengo"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
+)
+
+// Generator is one generator of codegen.
+type Generator interface {
+	// Name is the generator's sub-command, e.g. "deepcopy".
+	Name() string
+	// Generate records the generator's files for every API group of ctx
+	// in ctx.Tree. Problems with a position go to ctx.Problems (errors
+	// among them fail the run); the error result is for a failure that
+	// has none, such as a package that does not load.
+	Generate(ctx *Context) error
+}
+
+// Context is the state a run's generators share.
+type Context struct {
+	// Discovery holds the API groups and versions the run covers, each
+	// group with its .codegen.yaml.
+	Discovery *discovery.Result
+	// Tree receives every file generated; it also reads the files as the
+	// generators before have left them.
+	Tree *tree.Tree
+	// Verify says the files will be compared, not written; a generator
+	// whose checks only the reference's --verify makes (swaggerdocs'
+	// comment policy) reads it.
+	Verify bool
+	// Partial says the run covers only some group-versions
+	// (--api-group-versions).
+	Partial bool
+	// Problems collects the run's diagnostics.
+	Problems *diag.List
+	// Log receives progress lines (the reference's -v 1 lines); nil
+	// discards them.
+	Log io.Writer
+
+	gengoOnce sync.Once
+	universe  *gengo.Universe
+	gengoErr  error
+}
+
+// Logf prints a progress line.
+func (c *Context) Logf(format string, args ...any) {
+	if c.Log != nil {
+		fmt.Fprintf(c.Log, format+"\n", args...)
+	}
+}
+
+// Gengo returns the run's gengo universe: every discovered API package
+// and the Kubernetes packages OpenAPI documents, parsed on the first call
+// and shared by every later one.
+func (c *Context) Gengo() (*gengo.Universe, error) {
+	c.gengoOnce.Do(func() {
+		patterns := append([]string{}, gengo.OpenAPIKubernetesPackages...)
+		for _, v := range c.Discovery.Versions() {
+			patterns = append(patterns, v.ImportPath)
+		}
+		c.universe, c.gengoErr = gengo.Load(c.Discovery.ModuleDir, patterns)
+	})
+	return c.universe, c.gengoErr
+}
+
+// Run runs gens in order against ctx. A generator's error does not stop
+// the ones after it, as with the reference, which reports every failing
+// generator; the errors are returned together.
+func Run(ctx *Context, gens ...Generator) error {
+	var errs []error
+	for _, g := range gens {
+		if err := g.Generate(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", g.Name(), err))
+		}
+	}
+	return errors.Join(errs...)
+}
