@@ -1,0 +1,2 @@
+// Package openapi holds the fixture's OpenAPI definitions.
+package openapi

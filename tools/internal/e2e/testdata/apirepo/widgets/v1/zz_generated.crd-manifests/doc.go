@@ -1,0 +1,1 @@
+package widgets_v1_crdmanifests
