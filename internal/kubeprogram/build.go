@@ -82,7 +82,7 @@ func Build(ctx context.Context, p Program, opts BuildOptions) (string, error) {
 		}
 		opts.CacheDir = dir
 	}
-	toolchain, err := goToolchain(ctx, opts.Go)
+	toolchain, err := Toolchain(ctx, opts.Go)
 	if err != nil {
 		return "", err
 	}
@@ -90,18 +90,18 @@ func Build(ctx context.Context, p Program, opts BuildOptions) (string, error) {
 	root := filepath.Join(opts.CacheDir, p.Name)
 	entry := filepath.Join(root, v.Minor+"-"+Hash(p.Files, toolchain))
 	program := filepath.Join(entry, p.Name)
-	if isFile(program) {
+	if Built(program) {
 		return program, nil
 	}
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return "", err
 	}
-	unlock, err := lockFile(ctx, filepath.Join(root, ".build.lock"))
+	unlock, err := LockFile(ctx, filepath.Join(root, ".build.lock"))
 	if err != nil {
 		return "", err
 	}
 	defer unlock()
-	if isFile(program) { // built by another process while this one waited
+	if Built(program) { // built by another process while this one waited
 		return program, nil
 	}
 	start := time.Now()
@@ -109,7 +109,7 @@ func Build(ctx context.Context, p Program, opts BuildOptions) (string, error) {
 		fmt.Fprintf(opts.Progress, "building %s of Kubernetes %s (k8s.io/apiextensions-apiserver %s, etcd %s) into %s; later runs reuse it\n",
 			p.Description, v.Minor, v.APIExtensions, v.Etcd, entry)
 	}
-	if err := buildEntry(ctx, opts.Go, root, entry, p.Name, p.Files); err != nil {
+	if err := BuildModule(ctx, opts.Go, root, entry, p.Name, p.Files); err != nil {
 		return "", fmt.Errorf("building %s of Kubernetes %s: %w\n%s", p.Description, v.Minor, err, buildHint(p, toolchain))
 	}
 	if opts.Progress != nil {
@@ -176,9 +176,14 @@ func GoMod(modulePath string, v Version) []byte {
 	return b.Bytes()
 }
 
-// buildEntry writes the module into a fresh directory of root, builds the
-// program there and renames the directory to entry.
-func buildEntry(ctx context.Context, goCmd, root, entry, name string, files map[string][]byte) error {
+// BuildModule builds a program module into the cache entry directory
+// entry, a subdirectory of root: it writes files (by slash-separated path)
+// into a fresh temporary directory of root, runs `go build -mod=mod -o
+// program .` there (with RunGo) and renames the directory to entry, which
+// thus appears only once complete. It removes an incomplete entry left
+// at entry first. The caller holds the lock of root (LockFile) and has
+// found no program in entry (Built).
+func BuildModule(ctx context.Context, goCmd, root, entry, program string, files map[string][]byte) error {
 	if err := os.RemoveAll(entry); err != nil { // an incomplete entry of an old layout
 		return err
 	}
@@ -196,40 +201,40 @@ func buildEntry(ctx context.Context, goCmd, root, entry, name string, files map[
 			return err
 		}
 	}
-	// -mod=mod lets the go command complete go.mod and go.sum from the two
+	// -mod=mod lets the go command complete go.mod and go.sum from the
 	// pinned requirements. The flags are the go command's defaults
 	// otherwise, so the compiled Kubernetes packages come from the go build
 	// cache whenever another build has compiled the same versions.
-	if _, err := runGo(ctx, goCmd, tmp, "build", "-mod=mod", "-o", name, "."); err != nil {
+	if _, err := RunGo(ctx, goCmd, tmp, "build", "-mod=mod", "-o", program, "."); err != nil {
 		return err
 	}
 	return os.Rename(tmp, entry)
 }
 
-// goEnv returns the values of go env variables, one per line.
-func goEnv(ctx context.Context, goCmd string, names ...string) (string, error) {
-	out, err := runGo(ctx, goCmd, "", append([]string{"env"}, names...)...)
-	return strings.TrimSpace(out), err
-}
-
-// runGo runs the go command in dir. The program module is not part of any
-// workspace, and it is built with the local toolchain: the go line of a
+// RunGo runs the go command goCmd with args in dir ("": the current
+// directory) and returns its standard output, also when it fails; the
+// error then has the command line and its standard error. It runs
+// outside any workspace (GOWORK=off), as a program module is part of none,
+// and with the local toolchain (GOTOOLCHAIN=local): the go line of a
 // supported Kubernetes release never asks for a newer one than this
 // module's own go line, but the go on PATH can be older than the one that
 // compiled the tool, and then Build's error says so (buildHint).
-func runGo(ctx context.Context, goCmd, dir string, args ...string) (string, error) {
+func RunGo(ctx context.Context, goCmd, dir string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, goCmd, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("%s %s: %w\n%s", goCmd, strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		return stdout.String(), fmt.Errorf("%s %s: %w\n%s", goCmd, strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return stdout.String(), nil
 }
 
-func isFile(path string) bool {
-	info, err := os.Stat(path)
+// Built reports whether program, the program file of a cache entry, is
+// a regular file. BuildModule renames an entry into place only once
+// complete, so a program there is ready to run.
+func Built(program string) bool {
+	info, err := os.Stat(program)
 	return err == nil && info.Mode().IsRegular()
 }

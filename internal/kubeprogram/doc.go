@@ -2,12 +2,17 @@
 // libraries of a chosen minor version, 1.30 to 1.37, although one Go build
 // can link only one version of k8s.io/apiextensions-apiserver.
 //
-// Two programs use it: the API test suites' server
+// Three programs use it: the API test suites' server
 // (github.com/gatedcrd/gatedcrd/apitest/kubeversion) and the CRD
 // validation of codegen at a non-linked version
-// (github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate). Both modules
-// import this package, which needs nothing but the standard library, so
-// neither module depends on the other.
+// (github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate) are built by
+// Build; the openapi-gen program of a kube-openapi release that the tools
+// module does not link (github.com/gatedcrd/gatedcrd/tools/pkg/openapiera)
+// pins no Kubernetes version and keeps its own entries in the cache, built
+// with Build's steps: Toolchain and Hash name the entry, Built finds it,
+// LockFile serialises builds, BuildModule builds one and RunGo runs the go
+// command. The apitest and tools modules both import this package, which
+// needs nothing but the standard library, so neither depends on the other.
 //
 // A program's source is a module of its own: a go.mod from GoMod, which
 // pins the version's k8s.io/apiextensions-apiserver and the etcd server

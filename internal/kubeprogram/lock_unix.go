@@ -10,10 +10,14 @@ import (
 	"time"
 )
 
-// lockFile takes an exclusive lock on path, creating the file, and
+// LockFile takes an exclusive lock on path, creating the file, and
 // returns the function that releases it. It waits for another holder
 // until ctx ends. The kernel releases the lock of a process that dies.
-func lockFile(ctx context.Context, path string) (func(), error) {
+//
+// Build serialises the builds of a program name with it, across
+// processes too; a builder that keeps its own programs in the cache does
+// the same with a lock file in its directory.
+func LockFile(ctx context.Context, path string) (func(), error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, err

@@ -5,16 +5,18 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 )
 
-// goToolchain returns what of the go command goCmd a program build depends
-// on besides its files: its version, GOOS and GOARCH (`go env`). Asking
+// Toolchain returns what of the go command goCmd a program build depends
+// on besides its files: its version, GOOS and GOARCH (`go env`), one per
+// line; Hash covers it, so that another toolchain builds anew. Asking
 // takes tens of milliseconds, and codegen watch looks its validation
 // program up in every cycle, so the answer is kept for the process, per go
 // binary (its resolved path, size and modification time: an upgraded go
 // is asked again) and the environment variables that change it.
-func goToolchain(ctx context.Context, goCmd string) (string, error) {
+func Toolchain(ctx context.Context, goCmd string) (string, error) {
 	key, ok := toolchainKey(goCmd)
 	if ok {
 		toolchains.Lock()
@@ -24,9 +26,13 @@ func goToolchain(ctx context.Context, goCmd string) (string, error) {
 			return v, nil
 		}
 	}
-	v, err := goEnv(ctx, goCmd, "GOVERSION", "GOOS", "GOARCH")
-	if err != nil || !ok {
-		return v, err
+	out, err := RunGo(ctx, goCmd, "", "env", "GOVERSION", "GOOS", "GOARCH")
+	if err != nil {
+		return "", err
+	}
+	v := strings.TrimSpace(out)
+	if !ok {
+		return v, nil
 	}
 	toolchains.Lock()
 	toolchains.of[key] = v

@@ -21,7 +21,7 @@ func TestToolchainAskedOncePerGo(t *testing.T) {
 	}
 	ask := func(want string) {
 		t.Helper()
-		got, err := goToolchain(context.Background(), goCmd)
+		got, err := Toolchain(context.Background(), goCmd)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +41,7 @@ func TestToolchainAskedOncePerGo(t *testing.T) {
 	if n := strings.Count(string(log), "env GOVERSION GOOS GOARCH"); n != 2 {
 		t.Errorf("go env ran %d times, want 2:\n%s", n, log)
 	}
-	if _, err := goToolchain(context.Background(), filepath.Join(dir, "missing")); err == nil {
+	if _, err := Toolchain(context.Background(), filepath.Join(dir, "missing")); err == nil {
 		t.Error("no error for a missing go command")
 	}
 }
