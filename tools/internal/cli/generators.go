@@ -4,13 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/gatedcrd/gatedcrd/internal/clicontract"
+	"github.com/gatedcrd/gatedcrd/internal/kubeprogram"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/gencache"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/generators"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
@@ -109,8 +112,16 @@ func newGeneratorContext(opts *options, disc *discovery.Result, t *tree.Tree, pr
 	if opts.Verbosity >= 1 && !opts.Quiet {
 		log = opts.stderr
 	}
-	return &generator.Context{Discovery: disc, Tree: t, Verify: opts.verify, Partial: len(opts.groupVersions) > 0, Problems: problems, Log: log}
+	ctx := &generator.Context{Discovery: disc, Tree: t, Verify: opts.verify, Partial: len(opts.groupVersions) > 0, Problems: problems, Log: log}
+	if dir, err := kubeprogram.CacheDir(); err == nil {
+		ctx.Cache = gencache.Open(filepath.Join(dir, generatedCacheDir))
+	}
+	return ctx
 }
+
+// generatedCacheDir is the directory of the generated Go files' cache
+// below gatedcrd's cache directory.
+const generatedCacheDir = "generated"
 
 // generatorFailure reports a failed generator run: every problem, then
 // the error without a position; nothing was written.

@@ -15,6 +15,7 @@
 package generator
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -22,7 +23,9 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/gencache"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/gengo"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/openapiera"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
@@ -57,10 +60,83 @@ type Context struct {
 	// Log receives progress lines (the reference's -v 1 lines); nil
 	// discards them.
 	Log io.Writer
+	// Cache, when set, keeps the files of Cached generators between runs.
+	Cache *gencache.Cache
 
 	gengoOnce sync.Once
 	universe  *gengo.Universe
 	gengoErr  error
+	kubeOnce  sync.Once
+	kube      []string
+	kubeErr   error
+	inputOnce sync.Once
+	inputs    *gencache.Inputs
+}
+
+// Cached runs generate, a generator of Go files whose output depends only
+// on the module's Go inputs, its options and headers (see gencache), into
+// a tree of its own, and records what it wrote in c.Tree. When the cache
+// holds the files of a run with the same key, it records those instead
+// and generate does not run: nothing is loaded. Warnings generate would
+// have reported are not repeated on such a run.
+func (c *Context) Cached(name, options string, headers []string, generate func(t *tree.Tree) error) error {
+	key := c.cacheKey(name, options, headers)
+	if key != "" {
+		if files, ok := c.Cache.Get(key, c.Discovery.ModuleDir); ok {
+			for p, data := range files {
+				c.Tree.Put(p, data)
+			}
+			c.Logf("%s: %d file(s) from the cache (unchanged Go inputs and options)", name, len(files))
+			return nil
+		}
+	}
+	t := tree.New()
+	if err := generate(t); err != nil {
+		return err
+	}
+	files := t.Written()
+	for p, data := range files {
+		c.Tree.Put(p, data)
+	}
+	if key != "" {
+		if err := c.Cache.Put(key, c.Discovery.ModuleDir, files); err != nil {
+			c.Logf("%s: not cached: %v", name, err)
+		}
+	}
+	return nil
+}
+
+// cacheKey is the key of a Cached run, "" when nothing is cached.
+func (c *Context) cacheKey(name, options string, headers []string) string {
+	if c.Cache == nil {
+		return ""
+	}
+	c.inputOnce.Do(func() {
+		in, err := gencache.ReadInputs(c.Discovery.ModuleDir)
+		if err != nil {
+			c.Logf("generated files are not cached: %v", err)
+		}
+		c.inputs = in
+	})
+	if c.inputs == nil {
+		return ""
+	}
+	key, err := c.inputs.Key(name, options, headers...)
+	if err != nil {
+		return ""
+	}
+	return key
+}
+
+// KubernetesPackages are gengo.OpenAPIKubernetesPackages with their
+// patterns resolved as in a checkout that vendors its requirements (see
+// openapiera.ModulePatterns): the import paths the reference loads and
+// documents.
+func (c *Context) KubernetesPackages() ([]string, error) {
+	c.kubeOnce.Do(func() {
+		c.kube, c.kubeErr = openapiera.ModulePatterns(context.Background(), c.Discovery.ModuleDir, gengo.OpenAPIKubernetesPackages)
+	})
+	return c.kube, c.kubeErr
 }
 
 // Logf prints a progress line.
@@ -75,7 +151,12 @@ func (c *Context) Logf(format string, args ...any) {
 // and shared by every later one.
 func (c *Context) Gengo() (*gengo.Universe, error) {
 	c.gengoOnce.Do(func() {
-		patterns := append([]string{}, gengo.OpenAPIKubernetesPackages...)
+		kube, err := c.KubernetesPackages()
+		if err != nil {
+			c.gengoErr = err
+			return
+		}
+		patterns := append([]string{}, kube...)
 		for _, v := range c.Discovery.Versions() {
 			patterns = append(patterns, v.ImportPath)
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/gengo"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
 // DeepcopyFile is deepcopy's default output file.
@@ -35,8 +36,8 @@ func (g *Deepcopy) Generate(ctx *generator.Context) error {
 			return gengo.DeepcopyOptions{HeaderFile: g.HeaderFile, OutputFile: g.OutputFile}, true
 		}
 		return gengo.DeepcopyOptions{HeaderFile: c.HeaderFilePath, OutputFile: orDefault(c.OutputFile, DeepcopyFile)}, !c.Disabled
-	}, func(u *gengo.Universe, pkgs []string, o gengo.DeepcopyOptions) ([]string, error) {
-		return u.Deepcopy(ctx.Tree, pkgs, o)
+	}, func(o gengo.DeepcopyOptions) string { return o.HeaderFile }, func(u *gengo.Universe, t *tree.Tree, pkgs []string, o gengo.DeepcopyOptions) ([]string, error) {
+		return u.Deepcopy(t, pkgs, o)
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/gengo"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
 // ModelNameFile is modelname's default output file.
@@ -35,7 +36,7 @@ func (g *ModelName) Generate(ctx *generator.Context) error {
 			return g.OutputFile, true
 		}
 		return orDefault(c.OutputFile, ModelNameFile), !c.Disabled
-	}, func(u *gengo.Universe, pkgs []string, out string) ([]string, error) {
-		return u.ModelNames(ctx.Tree, pkgs, g.HeaderFile, out)
+	}, func(string) string { return g.HeaderFile }, func(u *gengo.Universe, t *tree.Tree, pkgs []string, out string) ([]string, error) {
+		return u.ModelNames(t, pkgs, g.HeaderFile, out)
 	})
 }

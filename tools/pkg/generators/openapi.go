@@ -1,6 +1,7 @@
 package generators
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/gengo"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/openapiera"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
 // OpenAPI defaults.
@@ -52,25 +55,68 @@ func (g *OpenAPI) Generate(ctx *generator.Context) error {
 	if !isDir(filepath.Join(ctx.Discovery.BaseDir, modelsSchemaCommand)) {
 		return fmt.Errorf("this tree has no %s: it follows the reference of July 2026 or later, whose openapi generator also writes openapi.json; gatedcrd does not generate that form yet", modelsSchemaCommand)
 	}
-	inputs := append([]string{}, gengo.OpenAPIKubernetesPackages...)
+	var api []string
 	for _, grp := range ctx.Discovery.Groups {
-		if grp.Config.OpenAPI.Disabled {
-			continue
+		if !grp.Config.OpenAPI.Disabled {
+			api = append(api, importPaths(grp)...)
 		}
-		inputs = append(inputs, importPaths(grp)...)
 	}
-	u, err := ctx.Gengo()
+	pinned, err := openapiera.Version(ctx.Discovery.ModuleDir)
 	if err != nil {
 		return err
 	}
-	opts := gengo.OpenAPIOptions{HeaderFile: g.HeaderFile, OutputDir: filepath.Clean(g.OutputPath), OutputFile: g.OutputFile}
-	if ctx.Verify && !isDir(opts.OutputDir) {
-		opts.ExistingDir = ctx.Discovery.BaseDir
-	}
-	path, err := u.OpenAPI(ctx.Tree, inputs, opts)
+	// The output path is relative to the working directory: the key
+	// names it relative to the module, as the run resolves it.
+	out, err := filepath.Abs(filepath.Join(g.OutputPath, g.OutputFile))
 	if err != nil {
 		return err
 	}
+	if rel, err := filepath.Rel(ctx.Discovery.ModuleDir, out); err == nil {
+		out = rel
+	}
+	options := fmt.Sprintf("kube-openapi %s\n%s\n%s %q", pinned, out, filepath.Clean(g.OutputPath), api)
+	return ctx.Cached(g.Name(), options, []string{g.HeaderFile}, func(t *tree.Tree) error {
+		kube, err := ctx.KubernetesPackages()
+		if err != nil {
+			return err
+		}
+		inputs := append(append([]string{}, kube...), api...)
+		if linked := gengo.LinkedKubeOpenAPI(); pinned != "" && pinned != linked {
+			return g.generateWith(ctx, t, pinned, inputs)
+		}
+		u, err := ctx.Gengo()
+		if err != nil {
+			return err
+		}
+		opts := gengo.OpenAPIOptions{HeaderFile: g.HeaderFile, OutputDir: filepath.Clean(g.OutputPath), OutputFile: g.OutputFile}
+		if ctx.Verify && !isDir(opts.OutputDir) {
+			opts.ExistingDir = ctx.Discovery.BaseDir
+		}
+		path, err := u.OpenAPI(t, inputs, opts)
+		if err != nil {
+			return err
+		}
+		ctx.Logf("openapi: %s", path)
+		return nil
+	})
+}
+
+// generateWith generates the definitions with the kube-openapi release the
+// tree pins, which is not the one linked here, through a program built for
+// it (package openapiera); its API rule violations go to standard output,
+// as openapi-gen prints them.
+func (g *OpenAPI) generateWith(ctx *generator.Context, t *tree.Tree, version string, inputs []string) error {
+	ctx.Logf("openapi: the tree pins k8s.io/kube-openapi %s; generating with a program built for it", version)
+	content, violations, err := openapiera.Generate(context.Background(), version, openapiera.Request{
+		ModuleDir: ctx.Discovery.ModuleDir, Inputs: inputs, OutputDir: filepath.ToSlash(filepath.Clean(g.OutputPath)),
+		OutputFile: g.OutputFile, HeaderFile: g.HeaderFile,
+	}, ctx.Log)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(os.Stdout, violations)
+	path := filepath.Join(g.OutputPath, g.OutputFile)
+	t.Put(path, content)
 	ctx.Logf("openapi: %s", path)
 	return nil
 }

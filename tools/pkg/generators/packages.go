@@ -1,9 +1,13 @@
 package generators
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/gengo"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
 // forEachOptions runs a per-package gengo generator once per distinct set
@@ -11,7 +15,7 @@ import (
 // (its .codegen.yaml section or the flags) and whether the generator is
 // on for it; generate records the files of the packages sharing options.
 // The universe is loaded only if some group needs it.
-func forEachOptions[O comparable](ctx *generator.Context, name string, options func(*discovery.Group) (O, bool), generate func(*gengo.Universe, []string, O) ([]string, error)) error {
+func forEachOptions[O comparable](ctx *generator.Context, name string, options func(*discovery.Group) (O, bool), headers func(O) string, generate func(*gengo.Universe, *tree.Tree, []string, O) ([]string, error)) error {
 	byOptions := map[O][]string{}
 	var order []O
 	for _, grp := range ctx.Discovery.Groups {
@@ -28,18 +32,26 @@ func forEachOptions[O comparable](ctx *generator.Context, name string, options f
 	if len(order) == 0 {
 		return nil
 	}
-	u, err := ctx.Gengo()
-	if err != nil {
-		return err
-	}
+	var plan strings.Builder
+	var files []string
 	for _, o := range order {
-		paths, err := generate(u, byOptions[o], o)
+		fmt.Fprintf(&plan, "%#v %q\n", o, byOptions[o])
+		files = append(files, headers(o))
+	}
+	return ctx.Cached(name, plan.String(), files, func(t *tree.Tree) error {
+		u, err := ctx.Gengo()
 		if err != nil {
 			return err
 		}
-		ctx.Logf("%s: %d file(s) for %d package(s)", name, len(paths), len(byOptions[o]))
-	}
-	return nil
+		for _, o := range order {
+			paths, err := generate(u, t, byOptions[o], o)
+			if err != nil {
+				return err
+			}
+			ctx.Logf("%s: %d file(s) for %d package(s)", name, len(paths), len(byOptions[o]))
+		}
+		return nil
+	})
 }
 
 // importPaths are the import paths of a group's versions.

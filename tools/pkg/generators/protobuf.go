@@ -10,6 +10,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/protobuf"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
 // protoOptional is the environment variable with which the reference
@@ -71,6 +72,14 @@ func (g *Protobuf) Generate(ctx *generator.Context) error {
 		ctx.Problems.Add(diag.Warningf("", 0, "", "%s is set (%q): go-to-protobuf skipped for %d package(s), as the reference does; gatedcrd needs no protoc, so unset it to generate or verify them", protoOptional, v, n))
 		return nil
 	}
+	return ctx.Cached(g.Name(), fmt.Sprintf("%#v", byHeader), headers, func(t *tree.Tree) error {
+		return g.generate(ctx, t, byHeader, headers)
+	})
+}
+
+// generate records the files of every enabled package in t, one
+// go-to-protobuf run per header file.
+func (g *Protobuf) generate(ctx *generator.Context, t *tree.Tree, byHeader map[string][]protobuf.Package, headers []string) error {
 	for _, h := range headers {
 		var header []byte
 		if h != "" {
@@ -85,7 +94,7 @@ func (g *Protobuf) Generate(ctx *generator.Context) error {
 			return err
 		}
 		for path, data := range files {
-			ctx.Tree.Put(path, data)
+			t.Put(path, data)
 		}
 		ctx.Logf("go-to-protobuf: %d package(s), %d file(s)", len(byHeader[h]), len(files))
 	}

@@ -2,6 +2,7 @@ package gengo
 
 import (
 	"fmt"
+	"runtime/debug"
 
 	"golang.org/x/tools/go/packages"
 	gengov2 "k8s.io/gengo/v2"
@@ -71,4 +72,23 @@ func order(u types.Universe, nameSystems namer.NameSystems, defaultSystem string
 		return nil
 	}
 	return (&namer.Orderer{Namer: n}).OrderUniverse(u)
+}
+
+// LinkedKubeOpenAPI is the k8s.io/kube-openapi version this binary links
+// ("" when the build records none): the release whose output OpenAPI
+// gives in process.
+func LinkedKubeOpenAPI() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	for _, d := range info.Deps {
+		if d.Path == "k8s.io/kube-openapi" {
+			if d.Replace != nil {
+				return d.Replace.Version
+			}
+			return d.Version
+		}
+	}
+	return ""
 }

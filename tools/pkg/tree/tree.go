@@ -448,3 +448,17 @@ func WriteFileAtomic(path string, data []byte) error {
 	}
 	return nil
 }
+
+// Written returns the content of every file written (not removed) during
+// the run, by absolute path.
+func (t *Tree) Written() map[string][]byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make(map[string][]byte, len(t.pending))
+	for p, f := range t.pending {
+		if !f.deleted {
+			out[p] = f.data
+		}
+	}
+	return out
+}
