@@ -66,6 +66,7 @@ func run(opts *options, stages pipeline.Stages) error {
 	}
 	gctx := newGeneratorContext(opts, d.Discovery, r.Tree, r.Problems)
 	if opts.bare {
+		generator.Start(gctx, append(opts.generators.beforeCRDs(), opts.generators.afterCRDs()...)...)
 		if err := runBeside(opts, r, gctx, opts.generators.beforeCRDs()); err != nil {
 			return err
 		}

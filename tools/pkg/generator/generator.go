@@ -71,6 +71,26 @@ type Context struct {
 	kubeErr   error
 	inputOnce sync.Once
 	inputs    *gencache.Inputs
+	wholeOnce sync.Once
+	whole     *discovery.Result
+	wholeErr  error
+}
+
+// Whole is the discovery of every group-version: Discovery itself, or
+// in a partial run (--api-group-versions) a discovery without the filter,
+// for a generator whose one file covers every group (openapi).
+func (c *Context) Whole() (*discovery.Result, error) {
+	if !c.Partial {
+		return c.Discovery, nil
+	}
+	c.wholeOnce.Do(func() {
+		var problems *diag.List
+		c.whole, problems, c.wholeErr = discovery.Discover(c.Discovery.BaseDir, nil)
+		if c.wholeErr != nil && problems != nil {
+			c.Problems.Add(problems.Items()...)
+		}
+	})
+	return c.whole, c.wholeErr
 }
 
 // Cached runs generate, a generator of Go files whose output depends only
@@ -80,30 +100,53 @@ type Context struct {
 // and generate does not run: nothing is loaded. Warnings generate would
 // have reported are not repeated on such a run.
 func (c *Context) Cached(name, options string, headers []string, generate func(t *tree.Tree) error) error {
-	key := c.cacheKey(name, options, headers)
-	if key != "" {
-		if files, ok := c.Cache.Get(key, c.Discovery.ModuleDir); ok {
-			for p, data := range files {
-				c.Tree.Put(p, data)
-			}
-			c.Logf("%s: %d file(s) from the cache (unchanged Go inputs and options)", name, len(files))
-			return nil
-		}
+	key := c.CacheKey(name, options, headers)
+	if files, ok := c.Recall(key); ok {
+		c.record(files)
+		c.Logf("%s: %d file(s) from the cache (unchanged Go inputs and options)", name, len(files))
+		return nil
 	}
 	t := tree.New()
 	if err := generate(t); err != nil {
 		return err
 	}
 	files := t.Written()
+	c.record(files)
+	c.Keep(key, files)
+	return nil
+}
+
+// record puts files into the run's tree.
+func (c *Context) record(files map[string][]byte) {
 	for p, data := range files {
 		c.Tree.Put(p, data)
 	}
-	if key != "" {
-		if err := c.Cache.Put(key, c.Discovery.ModuleDir, files); err != nil {
-			c.Logf("%s: not cached: %v", name, err)
-		}
+}
+
+// Recall returns the files kept for key (by absolute path); "" and a miss
+// return false.
+func (c *Context) Recall(key string) (map[string][]byte, bool) {
+	if key == "" {
+		return nil, false
 	}
-	return nil
+	return c.Cache.Get(key, c.Discovery.ModuleDir)
+}
+
+// Keep keeps files (by absolute path below the module) for key, unless
+// key is "".
+func (c *Context) Keep(key string, files map[string][]byte) {
+	if key == "" {
+		return
+	}
+	if err := c.Cache.Put(key, c.Discovery.ModuleDir, files); err != nil {
+		c.Logf("generated files not cached: %v", err)
+	}
+}
+
+// CacheKey is the cache key of a run of generator name with options and
+// header files over the module's Go inputs, "" when nothing is cached.
+func (c *Context) CacheKey(name, options string, headers []string) string {
+	return c.cacheKey(name, options, headers)
 }
 
 // cacheKey is the key of a Cached run, "" when nothing is cached.
@@ -146,9 +189,10 @@ func (c *Context) Logf(format string, args ...any) {
 	}
 }
 
-// Gengo returns the run's gengo universe: every discovered API package
-// and the Kubernetes packages OpenAPI documents, parsed on the first call
-// and shared by every later one.
+// Gengo returns the run's gengo universe: every API package (of the whole
+// tree, also in a partial run: openapi documents them all) and the
+// Kubernetes packages OpenAPI documents, parsed on the first call and
+// shared by every later one.
 func (c *Context) Gengo() (*gengo.Universe, error) {
 	c.gengoOnce.Do(func() {
 		kube, err := c.KubernetesPackages()
@@ -156,13 +200,36 @@ func (c *Context) Gengo() (*gengo.Universe, error) {
 			c.gengoErr = err
 			return
 		}
+		whole, err := c.Whole()
+		if err != nil {
+			c.gengoErr = err
+			return
+		}
 		patterns := append([]string{}, kube...)
-		for _, v := range c.Discovery.Versions() {
+		for _, v := range whole.Versions() {
 			patterns = append(patterns, v.ImportPath)
 		}
 		c.universe, c.gengoErr = gengo.Load(c.Discovery.ModuleDir, patterns)
 	})
 	return c.universe, c.gengoErr
+}
+
+// Starter is a generator that can begin work before its turn, in another
+// process or on data no other generator touches. Start records nothing;
+// Generate finishes the work.
+type Starter interface {
+	Start(ctx *Context)
+}
+
+// Start starts every Starter of gens: a bare run calls it with every
+// generator first, so that openapi's program runs while the generators
+// before it do.
+func Start(ctx *Context, gens ...Generator) {
+	for _, g := range gens {
+		if s, ok := g.(Starter); ok {
+			s.Start(ctx)
+		}
+	}
 }
 
 // Run runs gens in order against ctx. A generator's error does not stop

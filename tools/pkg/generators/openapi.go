@@ -38,6 +38,9 @@ const modelsSchemaCommand = "openapi/cmd/models-schema"
 // with models-schema, the path names the generated package.
 type OpenAPI struct {
 	HeaderFile, OutputFile, OutputPath string
+	// plan is the plan of the last context (Start computes it, Generate
+	// uses it).
+	plan *openAPIPlan
 }
 
 // Name implements generator.Generator.
@@ -52,37 +55,20 @@ func (g *OpenAPI) AddFlags(fs *pflag.FlagSet) {
 
 // Generate implements generator.Generator.
 func (g *OpenAPI) Generate(ctx *generator.Context) error {
-	if !isDir(filepath.Join(ctx.Discovery.BaseDir, modelsSchemaCommand)) {
-		return fmt.Errorf("this tree has no %s: it follows the reference of July 2026 or later, whose openapi generator also writes openapi.json; gatedcrd does not generate that form yet", modelsSchemaCommand)
+	p, err := g.planFor(ctx)
+	if err != nil {
+		return err
 	}
-	var api []string
-	for _, grp := range ctx.Discovery.Groups {
-		if !grp.Config.OpenAPI.Disabled {
-			api = append(api, importPaths(grp)...)
+	return ctx.Cached(g.Name(), p.options, []string{g.HeaderFile}, func(t *tree.Tree) error {
+		if p.external() {
+			if p.program == nil {
+				g.startProgram(ctx, p)
+			}
+			return g.record(ctx, t, p.program)
 		}
-	}
-	pinned, err := openapiera.Version(ctx.Discovery.ModuleDir)
-	if err != nil {
-		return err
-	}
-	// The output path is relative to the working directory: the key
-	// names it relative to the module, as the run resolves it.
-	out, err := filepath.Abs(filepath.Join(g.OutputPath, g.OutputFile))
-	if err != nil {
-		return err
-	}
-	if rel, err := filepath.Rel(ctx.Discovery.ModuleDir, out); err == nil {
-		out = rel
-	}
-	options := fmt.Sprintf("kube-openapi %s\n%s\n%s %q", pinned, out, filepath.Clean(g.OutputPath), api)
-	return ctx.Cached(g.Name(), options, []string{g.HeaderFile}, func(t *tree.Tree) error {
 		kube, err := ctx.KubernetesPackages()
 		if err != nil {
 			return err
-		}
-		inputs := append(append([]string{}, kube...), api...)
-		if linked := gengo.LinkedKubeOpenAPI(); pinned != "" && pinned != linked {
-			return g.generateWith(ctx, t, pinned, inputs)
 		}
 		u, err := ctx.Gengo()
 		if err != nil {
@@ -92,7 +78,7 @@ func (g *OpenAPI) Generate(ctx *generator.Context) error {
 		if ctx.Verify && !isDir(opts.OutputDir) {
 			opts.ExistingDir = ctx.Discovery.BaseDir
 		}
-		path, err := u.OpenAPI(t, inputs, opts)
+		path, err := u.OpenAPI(t, append(append([]string{}, kube...), p.api...), opts)
 		if err != nil {
 			return err
 		}
@@ -101,22 +87,112 @@ func (g *OpenAPI) Generate(ctx *generator.Context) error {
 	})
 }
 
-// generateWith generates the definitions with the kube-openapi release the
-// tree pins, which is not the one linked here, through a program built for
-// it (package openapiera); its API rule violations go to standard output,
-// as openapi-gen prints them.
-func (g *OpenAPI) generateWith(ctx *generator.Context, t *tree.Tree, version string, inputs []string) error {
-	ctx.Logf("openapi: the tree pins k8s.io/kube-openapi %s; generating with a program built for it", version)
-	content, violations, err := openapiera.Generate(context.Background(), version, openapiera.Request{
-		ModuleDir: ctx.Discovery.ModuleDir, Inputs: inputs, OutputDir: filepath.ToSlash(filepath.Clean(g.OutputPath)),
-		OutputFile: g.OutputFile, HeaderFile: g.HeaderFile,
-	}, ctx.Log)
-	if err != nil {
-		return err
+// Start implements generator.Starter: when the tree pins a kube-openapi
+// release other than the linked one and the cache does not hold the
+// file, the program for that release starts at once, so that it runs
+// while the generators before openapi do.
+func (g *OpenAPI) Start(ctx *generator.Context) {
+	p, err := g.planFor(ctx)
+	if err != nil || !p.external() || p.program != nil {
+		return
 	}
-	fmt.Fprint(os.Stdout, violations)
+	if _, ok := ctx.Recall(ctx.CacheKey(g.Name(), p.options, []string{g.HeaderFile})); ok {
+		return
+	}
+	g.startProgram(ctx, p)
+}
+
+// startProgram runs the program of the tree's kube-openapi release in the
+// background; p.program delivers its result.
+func (g *OpenAPI) startProgram(ctx *generator.Context, p *openAPIPlan) {
+	done := make(chan programResult, 1)
+	p.program = done
+	go func() {
+		var r programResult
+		kube, err := ctx.KubernetesPackages()
+		if err == nil {
+			r.content, r.violations, err = openapiera.Generate(context.Background(), p.pinned, openapiera.Request{
+				ModuleDir: ctx.Discovery.ModuleDir, Inputs: append(append([]string{}, kube...), p.api...),
+				OutputDir: filepath.ToSlash(filepath.Clean(g.OutputPath)), OutputFile: g.OutputFile, HeaderFile: g.HeaderFile,
+			}, ctx.Log)
+		}
+		r.err = err
+		done <- r
+	}()
+	ctx.Logf("openapi: the tree pins k8s.io/kube-openapi %s; a program built for it generates the definitions meanwhile", p.pinned)
+}
+
+// openAPIPlan is what one run of openapi generates from.
+type openAPIPlan struct {
+	ctx *generator.Context
+	// api are the API packages documented; pinned is the kube-openapi
+	// release of the tree ("" for none); options is the cache key's.
+	api             []string
+	pinned, options string
+	// program, when set, delivers the result of the program Start ran.
+	program chan programResult
+}
+
+// external says the tree pins a kube-openapi release other than the
+// linked one: a program built for it generates the file.
+func (p *openAPIPlan) external() bool {
+	return p.pinned != "" && p.pinned != gengo.LinkedKubeOpenAPI()
+}
+
+type programResult struct {
+	content    []byte
+	violations string
+	err        error
+}
+
+// planFor computes the run's plan once per context.
+func (g *OpenAPI) planFor(ctx *generator.Context) (*openAPIPlan, error) {
+	if g.plan != nil && g.plan.ctx == ctx {
+		return g.plan, nil
+	}
+	if !isDir(filepath.Join(ctx.Discovery.BaseDir, modelsSchemaCommand)) {
+		return nil, fmt.Errorf("this tree has no %s: it follows the reference of July 2026 or later, whose openapi generator also writes openapi.json; gatedcrd does not generate that form yet", modelsSchemaCommand)
+	}
+	// The file covers every group, also in a run restricted to some
+	// group-versions (where the reference would write one with those
+	// alone).
+	whole, err := ctx.Whole()
+	if err != nil {
+		return nil, err
+	}
+	p := &openAPIPlan{ctx: ctx}
+	for _, grp := range whole.Groups {
+		if !grp.Config.OpenAPI.Disabled {
+			p.api = append(p.api, importPaths(grp)...)
+		}
+	}
+	if p.pinned, err = openapiera.Version(whole.ModuleDir); err != nil {
+		return nil, err
+	}
+	// The output path is relative to the working directory: the key
+	// names it relative to the module, as the run resolves it.
+	out, err := filepath.Abs(filepath.Join(g.OutputPath, g.OutputFile))
+	if err != nil {
+		return nil, err
+	}
+	if rel, err := filepath.Rel(ctx.Discovery.ModuleDir, out); err == nil {
+		out = rel
+	}
+	p.options = fmt.Sprintf("kube-openapi %s\n%s\n%s %q", p.pinned, out, filepath.Clean(g.OutputPath), p.api)
+	g.plan = p
+	return p, nil
+}
+
+// record waits for the program Start ran and records its file; its API
+// rule violations go to standard output, as openapi-gen prints them.
+func (g *OpenAPI) record(ctx *generator.Context, t *tree.Tree, program chan programResult) error {
+	r := <-program
+	if r.err != nil {
+		return r.err
+	}
+	fmt.Fprint(os.Stdout, r.violations)
 	path := filepath.Join(g.OutputPath, g.OutputFile)
-	t.Put(path, content)
+	t.Put(path, r.content)
 	ctx.Logf("openapi: %s", path)
 	return nil
 }

@@ -14,7 +14,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	intstr "k8s.io/apimachinery/pkg/util/intstr"
-	version "k8s.io/apimachinery/pkg/version"
 	common "k8s.io/kube-openapi/pkg/common"
 	spec "k8s.io/kube-openapi/pkg/validation/spec"
 )
@@ -389,7 +388,6 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		runtime.TypeMeta{}.OpenAPIModelName():                            schema_k8sio_apimachinery_pkg_runtime_TypeMeta(ref),
 		runtime.Unknown{}.OpenAPIModelName():                             schema_k8sio_apimachinery_pkg_runtime_Unknown(ref),
 		intstr.IntOrString{}.OpenAPIModelName():                          schema_apimachinery_pkg_util_intstr_IntOrString(ref),
-		version.Info{}.OpenAPIModelName():                                schema_k8sio_apimachinery_pkg_version_Info(ref),
 	}
 }
 
@@ -20960,111 +20958,4 @@ func schema_apimachinery_pkg_util_intstr_IntOrString(ref common.ReferenceCallbac
 			},
 		},
 	})
-}
-
-func schema_k8sio_apimachinery_pkg_version_Info(ref common.ReferenceCallback) common.OpenAPIDefinition {
-	return common.OpenAPIDefinition{
-		Schema: spec.Schema{
-			SchemaProps: spec.SchemaProps{
-				Description: "Info contains versioning information. how we'll want to distribute that information.",
-				Type:        []string{"object"},
-				Properties: map[string]spec.Schema{
-					"major": {
-						SchemaProps: spec.SchemaProps{
-							Description: "Major is the major version of the binary version",
-							Default:     "",
-							Type:        []string{"string"},
-							Format:      "",
-						},
-					},
-					"minor": {
-						SchemaProps: spec.SchemaProps{
-							Description: "Minor is the minor version of the binary version",
-							Default:     "",
-							Type:        []string{"string"},
-							Format:      "",
-						},
-					},
-					"emulationMajor": {
-						SchemaProps: spec.SchemaProps{
-							Description: "EmulationMajor is the major version of the emulation version",
-							Type:        []string{"string"},
-							Format:      "",
-						},
-					},
-					"emulationMinor": {
-						SchemaProps: spec.SchemaProps{
-							Description: "EmulationMinor is the minor version of the emulation version",
-							Type:        []string{"string"},
-							Format:      "",
-						},
-					},
-					"minCompatibilityMajor": {
-						SchemaProps: spec.SchemaProps{
-							Description: "MinCompatibilityMajor is the major version of the minimum compatibility version",
-							Type:        []string{"string"},
-							Format:      "",
-						},
-					},
-					"minCompatibilityMinor": {
-						SchemaProps: spec.SchemaProps{
-							Description: "MinCompatibilityMinor is the minor version of the minimum compatibility version",
-							Type:        []string{"string"},
-							Format:      "",
-						},
-					},
-					"gitVersion": {
-						SchemaProps: spec.SchemaProps{
-							Default: "",
-							Type:    []string{"string"},
-							Format:  "",
-						},
-					},
-					"gitCommit": {
-						SchemaProps: spec.SchemaProps{
-							Default: "",
-							Type:    []string{"string"},
-							Format:  "",
-						},
-					},
-					"gitTreeState": {
-						SchemaProps: spec.SchemaProps{
-							Default: "",
-							Type:    []string{"string"},
-							Format:  "",
-						},
-					},
-					"buildDate": {
-						SchemaProps: spec.SchemaProps{
-							Default: "",
-							Type:    []string{"string"},
-							Format:  "",
-						},
-					},
-					"goVersion": {
-						SchemaProps: spec.SchemaProps{
-							Default: "",
-							Type:    []string{"string"},
-							Format:  "",
-						},
-					},
-					"compiler": {
-						SchemaProps: spec.SchemaProps{
-							Default: "",
-							Type:    []string{"string"},
-							Format:  "",
-						},
-					},
-					"platform": {
-						SchemaProps: spec.SchemaProps{
-							Default: "",
-							Type:    []string{"string"},
-							Format:  "",
-						},
-					},
-				},
-				Required: []string{"major", "minor", "gitVersion", "gitCommit", "gitTreeState", "buildDate", "goVersion", "compiler", "platform"},
-			},
-		},
-	}
 }
