@@ -196,14 +196,15 @@ conformance-optin:
 
 ## bench: Go benchmarks of every stage, then the whole pipeline on a synthetic
 ## tree at the scale of a large API repository and on the real tree of
-## make conformance (see docs/performance.md); never part of make test
-## (it times things)
-bench:
+## make conformance, then a bare codegen --verify (every generator) there
+## (see docs/performance.md); never part of make test (it times things)
+bench: $(CODEGEN)
 	GATEDCRD_BENCH_MODULE=$(CONFORMANCE_MODULE) $(GO) -C tools test -run '^$$' -bench . -benchmem ./...
 	GATEDCRD_BENCH_MODULE=$(CONFORMANCE_MODULE) GATEDCRD_BENCH_KUBE_VERSION=$(BENCH_KUBE_VERSIONS) \
 		GATEDCRD_BENCH_SKIP=$(CURDIR)/hack/conformance-suites-skip.yaml \
 		$(GO) -C apitest test -run '^$$' -bench . -benchtime 1x -timeout 60m ./cmd/apitest
 	GO=$(GO) BENCH_MODULE=$(CONFORMANCE_MODULE) hack/bench.sh
+	GO=$(GO) BENCH_MODULE=$(CONFORMANCE_MODULE) hack/bench-codegen.sh $(CODEGEN)
 
 ## conformance-variants: the merge's variant annotations and their readers
 ## (features/crdvariant, apitest) agree for every generated file of the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The drop-in test (SPEC 9.1): a real openshift/api tree, fetched as a Go
+# The drop-in test (docs/zero-configuration.md): a real openshift/api tree, fetched as a Go
 # module through the module proxy, run through its OWN scripts with CODEGEN
 # set to our binary and nothing added to the tree. Every script must exit 0
 # and leave the tree exactly as committed:
