@@ -11,6 +11,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/gengo"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/openapiera"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/openapijson"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
@@ -18,8 +19,14 @@ import (
 const (
 	OpenAPIFile = "zz_generated.openapi.go"
 	// OpenAPIPackagePath is the default --openapi:output-package-path of
-	// the trees that build openapi.json themselves (see OpenAPI).
+	// the trees that build openapi.json themselves (see OpenAPI), and
+	// OpenAPIParentPath that of the others.
 	OpenAPIPackagePath = "openapi/generated_openapi"
+	OpenAPIParentPath  = "openapi"
+	// openAPIPackage is the generated package below OpenAPIParentPath,
+	// and openAPIJSON the document beside it.
+	openAPIPackage = "generated_openapi"
+	openAPIJSON    = "openapi.json"
 )
 
 // modelsSchemaCommand is the program of the trees that build
@@ -33,9 +40,11 @@ const modelsSchemaCommand = "openapi/cmd/models-schema"
 // Until July 2026 the reference wrote the definitions into the directory
 // --openapi:output-package-path names, and the tree's own
 // openapi/cmd/models-schema turned them into openapi/openapi.json. Later
-// references write <path>/generated_openapi and openapi.json themselves,
-// and the tree no longer holds models-schema. The tree says which it is:
-// with models-schema, the path names the generated package.
+// references write <path>/generated_openapi and <path>/openapi.json
+// themselves, and the tree no longer holds models-schema. The tree says
+// which it is: with models-schema, the path names the generated package.
+// openapi.json is the swagger document of the definitions, compiled
+// against the tree (package openapijson).
 type OpenAPI struct {
 	HeaderFile, OutputFile, OutputPath string
 	// plan is the plan of the last context (Start computes it, Generate
@@ -50,7 +59,7 @@ func (g *OpenAPI) Name() string { return "openapi" }
 func (g *OpenAPI) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&g.HeaderFile, "openapi:header-file-path", "", "file whose text heads the definitions file; none when empty")
 	fs.StringVar(&g.OutputFile, "openapi:output-file-name", OpenAPIFile, "name of the definitions file")
-	fs.StringVar(&g.OutputPath, "openapi:output-package-path", OpenAPIPackagePath, "directory of the generated definitions package, relative to the working directory")
+	fs.StringVar(&g.OutputPath, "openapi:output-package-path", "", "relative to the working directory: in a tree with openapi/cmd/models-schema the generated definitions package (default openapi/generated_openapi), else the directory of openapi.json and of the package generated_openapi below it (default openapi)")
 }
 
 // Generate implements generator.Generator.
@@ -64,7 +73,10 @@ func (g *OpenAPI) Generate(ctx *generator.Context) error {
 			if p.program == nil {
 				g.startProgram(ctx, p)
 			}
-			return g.record(ctx, t, p.program)
+			if err := g.record(ctx, t, p); err != nil {
+				return err
+			}
+			return g.writeJSON(ctx, t, p)
 		}
 		kube, err := ctx.KubernetesPackages()
 		if err != nil {
@@ -74,7 +86,7 @@ func (g *OpenAPI) Generate(ctx *generator.Context) error {
 		if err != nil {
 			return err
 		}
-		opts := gengo.OpenAPIOptions{HeaderFile: g.HeaderFile, OutputDir: filepath.Clean(g.OutputPath), OutputFile: g.OutputFile}
+		opts := gengo.OpenAPIOptions{HeaderFile: g.HeaderFile, OutputDir: p.defsDir, OutputFile: g.OutputFile}
 		if ctx.Verify && !isDir(opts.OutputDir) {
 			opts.ExistingDir = ctx.Discovery.BaseDir
 		}
@@ -83,8 +95,31 @@ func (g *OpenAPI) Generate(ctx *generator.Context) error {
 			return err
 		}
 		ctx.Logf("openapi: %s", path)
-		return nil
+		return g.writeJSON(ctx, t, p)
 	})
+}
+
+// writeJSON records openapi.json, in trees where codegen writes it, from
+// the definitions just recorded in t.
+func (g *OpenAPI) writeJSON(ctx *generator.Context, t *tree.Tree, p *openAPIPlan) error {
+	if p.jsonFile == "" {
+		return nil
+	}
+	defs, err := t.ReadFile(filepath.Join(p.defsDir, g.OutputFile))
+	if err != nil {
+		return err
+	}
+	dir, err := filepath.Abs(p.defsDir)
+	if err != nil {
+		return err
+	}
+	doc, err := openapijson.Build(context.Background(), "go", ctx.Discovery.ModuleDir, dir, defs)
+	if err != nil {
+		return fmt.Errorf("building %s: %w", p.jsonFile, err)
+	}
+	t.Put(p.jsonFile, doc)
+	ctx.Logf("openapi: %s", p.jsonFile)
+	return nil
 }
 
 // Start implements generator.Starter: when the tree pins a kube-openapi
@@ -113,7 +148,7 @@ func (g *OpenAPI) startProgram(ctx *generator.Context, p *openAPIPlan) {
 		if err == nil {
 			r.content, r.violations, err = openapiera.Generate(context.Background(), p.pinned, openapiera.Request{
 				ModuleDir: ctx.Discovery.ModuleDir, Inputs: append(append([]string{}, kube...), p.api...),
-				OutputDir: filepath.ToSlash(filepath.Clean(g.OutputPath)), OutputFile: g.OutputFile, HeaderFile: g.HeaderFile,
+				OutputDir: filepath.ToSlash(p.defsDir), OutputFile: g.OutputFile, HeaderFile: g.HeaderFile,
 			}, ctx.Log)
 		}
 		r.err = err
@@ -129,6 +164,10 @@ type openAPIPlan struct {
 	// release of the tree ("" for none); options is the cache key's.
 	api             []string
 	pinned, options string
+	// defsDir is the generated package's directory as the command line
+	// names it; jsonFile, when set, is openapi.json, which codegen writes
+	// too in trees without models-schema.
+	defsDir, jsonFile string
 	// program, when set, delivers the result of the program Start ran.
 	program chan programResult
 }
@@ -150,9 +189,6 @@ func (g *OpenAPI) planFor(ctx *generator.Context) (*openAPIPlan, error) {
 	if g.plan != nil && g.plan.ctx == ctx {
 		return g.plan, nil
 	}
-	if !isDir(filepath.Join(ctx.Discovery.BaseDir, modelsSchemaCommand)) {
-		return nil, fmt.Errorf("this tree has no %s: it follows the reference of July 2026 or later, whose openapi generator also writes openapi.json; gatedcrd does not generate that form yet", modelsSchemaCommand)
-	}
 	// The file covers every group, also in a run restricted to some
 	// group-versions (where the reference would write one with those
 	// alone).
@@ -160,7 +196,16 @@ func (g *OpenAPI) planFor(ctx *generator.Context) (*openAPIPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &openAPIPlan{ctx: ctx}
+	p := &openAPIPlan{ctx: ctx, defsDir: g.OutputPath}
+	if isDir(filepath.Join(ctx.Discovery.BaseDir, modelsSchemaCommand)) {
+		if p.defsDir == "" {
+			p.defsDir = OpenAPIPackagePath
+		}
+	} else {
+		parent := orDefault(g.OutputPath, OpenAPIParentPath)
+		p.defsDir, p.jsonFile = filepath.Join(parent, openAPIPackage), filepath.Join(parent, openAPIJSON)
+	}
+	p.defsDir = filepath.Clean(p.defsDir)
 	for _, grp := range whole.Groups {
 		if !grp.Config.OpenAPI.Disabled {
 			p.api = append(p.api, importPaths(grp)...)
@@ -171,27 +216,27 @@ func (g *OpenAPI) planFor(ctx *generator.Context) (*openAPIPlan, error) {
 	}
 	// The output path is relative to the working directory: the key
 	// names it relative to the module, as the run resolves it.
-	out, err := filepath.Abs(filepath.Join(g.OutputPath, g.OutputFile))
+	out, err := filepath.Abs(filepath.Join(p.defsDir, g.OutputFile))
 	if err != nil {
 		return nil, err
 	}
 	if rel, err := filepath.Rel(ctx.Discovery.ModuleDir, out); err == nil {
 		out = rel
 	}
-	p.options = fmt.Sprintf("kube-openapi %s\n%s\n%s %q", p.pinned, out, filepath.Clean(g.OutputPath), p.api)
+	p.options = fmt.Sprintf("kube-openapi %s\n%s\n%s %q json %q", p.pinned, out, p.defsDir, p.api, p.jsonFile)
 	g.plan = p
 	return p, nil
 }
 
 // record waits for the program Start ran and records its file; its API
 // rule violations go to standard output, as openapi-gen prints them.
-func (g *OpenAPI) record(ctx *generator.Context, t *tree.Tree, program chan programResult) error {
-	r := <-program
+func (g *OpenAPI) record(ctx *generator.Context, t *tree.Tree, p *openAPIPlan) error {
+	r := <-p.program
 	if r.err != nil {
 		return r.err
 	}
 	fmt.Fprint(os.Stdout, r.violations)
-	path := filepath.Join(g.OutputPath, g.OutputFile)
+	path := filepath.Join(p.defsDir, g.OutputFile)
 	t.Put(path, r.content)
 	ctx.Logf("openapi: %s", path)
 	return nil

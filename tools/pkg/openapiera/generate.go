@@ -84,6 +84,7 @@ func generate(ctx context.Context, version string, req Request, opts BuildOption
 	}, inputs...)
 	cmd := exec.CommandContext(ctx, program, args...)
 	cmd.Dir = req.ModuleDir
+	cmd.Env = programEnv()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -94,4 +95,19 @@ func generate(ctx context.Context, version string, req Request, opts BuildOption
 		return nil, "", fmt.Errorf("reading the API rule violations: %w", err)
 	}
 	return stdout.Bytes(), string(v), nil
+}
+
+// programGOGC is the collector's target the program runs with unless the
+// caller's environment sets GOGC: openapi-gen allocates through the whole
+// universe for every type it writes, and at Go's default a third of its
+// time goes to collecting (openshift/api: about 14 s at GOGC=100, a
+// third less at 400, for twice the peak memory).
+const programGOGC = "400"
+
+func programEnv() []string {
+	env := os.Environ()
+	if os.Getenv("GOGC") == "" {
+		env = append(env, "GOGC="+programGOGC)
+	}
+	return env
 }

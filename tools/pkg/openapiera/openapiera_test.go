@@ -188,3 +188,27 @@ func TestModulePatterns(t *testing.T) {
 		t.Errorf("ModulePatterns() = %q, want %q", got, want)
 	}
 }
+
+// TestVersionPrefersTheReference: a checkout carrying the reference
+// (tools/go.mod) generated with the release the reference requires, even
+// when the tree's own go.mod requires another.
+func TestVersionPrefersTheReference(t *testing.T) {
+	const head = "module github.com/example/api\n\ngo 1.24.0\n\n"
+	dir := writeGoMod(t, head+"require k8s.io/kube-openapi v0.0.0-20260519202549-bbf5c5577288 // indirect\n")
+	if err := os.MkdirAll(filepath.Join(dir, "tools"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tools := "module github.com/example/api/tools\n\ngo 1.24.0\n\nrequire k8s.io/kube-openapi v0.0.0-20260427204847-8949caaa1199\n"
+	if err := os.WriteFile(filepath.Join(dir, "tools", "go.mod"), []byte(tools), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Version(dir); err != nil || got != "v0.0.0-20260427204847-8949caaa1199" {
+		t.Errorf("Version() = %q, %v; want the reference's release", got, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tools", "go.mod"), []byte("module github.com/example/api/tools\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Version(dir); err != nil || got != "v0.0.0-20260519202549-bbf5c5577288" {
+		t.Errorf("Version() with a tools/go.mod without kube-openapi = %q, %v; want the tree's release", got, err)
+	}
+}

@@ -14,7 +14,16 @@ import (
 // KubeOpenAPI is the module path of kube-openapi.
 const KubeOpenAPI = "k8s.io/kube-openapi"
 
-// Version returns the kube-openapi version the tree at moduleDir pins:
+// referenceModFile is the go.mod of the reference codegen that a checkout
+// of openshift/api carries: the module that generated the tree's files.
+const referenceModFile = "tools/go.mod"
+
+// Version returns the kube-openapi version the tree at moduleDir pins. A
+// checkout that carries the reference (tools/go.mod requiring
+// k8s.io/kube-openapi) generated its definitions with that release, which
+// is not always the one its own go.mod requires (openshift/api of August
+// 2026: tools 8949caaa1199, go.mod bbf5c5577288, whose files differ); a
+// module zip has no tools/, and then the tree's own requirement decides:
 // the version of the k8s.io/kube-openapi requirement of moduleDir/go.mod,
 // direct or indirect, or the version a replace directive of that go.mod
 // puts in its place when it replaces it with another version of
@@ -23,7 +32,16 @@ const KubeOpenAPI = "k8s.io/kube-openapi"
 // is replaced by a directory or another module (no release to build
 // from).
 func Version(moduleDir string) (string, error) {
-	path := filepath.Join(moduleDir, "go.mod")
+	if v, err := requirement(filepath.Join(moduleDir, referenceModFile)); err == nil && v != "" {
+		return v, nil
+	}
+	return requirement(filepath.Join(moduleDir, "go.mod"))
+}
+
+// requirement is the kube-openapi release the go.mod at path requires, as
+// Version describes.
+func requirement(path string) (string, error) {
+	moduleDir := filepath.Dir(path)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
