@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
@@ -21,14 +20,7 @@ func BenchmarkUniverse(b *testing.B) {
 		b.Skip("GATEDCRD_BENCH_MODULE names no real tree")
 	}
 	dir := testtree.RealTree(b, "../../../hack/real-tree.sh", module)
-	disc, _, err := discovery.Discover(dir, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var pkgs []string
-	for _, v := range disc.Versions() {
-		pkgs = append(pkgs, v.ImportPath)
-	}
+	pkgs := apiPackages(b, dir)
 	wd, _ := os.Getwd()
 	defer os.Chdir(wd)
 	if err := os.Chdir(dir); err != nil {

@@ -19,14 +19,7 @@ func TestRealTree(t *testing.T) {
 	if dir == "" {
 		t.Skip("GATEDCRD_GENGO_TREE names no tree")
 	}
-	disc, _, err := discovery.Discover(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pkgs []string
-	for _, v := range disc.Versions() {
-		pkgs = append(pkgs, v.ImportPath)
-	}
+	pkgs := apiPackages(t, dir)
 	u, err := Load(dir, append(append([]string{}, OpenAPIKubernetesPackages...), pkgs...))
 	if err != nil {
 		t.Fatal(err)
@@ -58,4 +51,19 @@ func TestRealTree(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d files byte-identical", same, len(paths))
+}
+
+// apiPackages are the import paths of the API group-versions of the tree
+// at dir.
+func apiPackages(t testing.TB, dir string) []string {
+	t.Helper()
+	disc, _, err := discovery.Discover(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkgs []string
+	for _, v := range disc.Versions() {
+		pkgs = append(pkgs, v.ImportPath)
+	}
+	return pkgs
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -13,9 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/fixture.golden.json")
+	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
+)
 
 const (
 	fixtureDir  = "testdata/fixture"
@@ -84,7 +83,7 @@ func TestBuildGolden(t *testing.T) {
 	if after := listTree(t, fixtureDir); after != before {
 		t.Errorf("Build changed the fixture:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
-	if *update {
+	if *testtree.Update {
 		if err := os.WriteFile(goldenFile, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -175,37 +174,11 @@ func TestBuildOutsideModule(t *testing.T) {
 	}
 }
 
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestBuildVendor builds the fixture with a vendor directory (vendor
 // mode, the go command's default then) and with a directory of the
 // program's name already in the tree.
 func TestBuildVendor(t *testing.T) {
-	dir := t.TempDir()
-	copyDir(t, fixtureDir, dir)
+	dir := testtree.Copy(t, fixtureDir)
 	cmd := exec.Command("go", "mod", "vendor")
 	cmd.Dir = dir
 	cmd.Env = append(cmd.Environ(), "GOWORK=off", "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod", "GOPROXY=off")
