@@ -1,48 +1,10 @@
 package cli
 
 import (
-	"fmt"
-
-	"github.com/spf13/cobra"
-
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/compatlevel"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
-
-// compatibilityCommand maintains the compatibility level line of the doc
-// comment of every type embedding TypeMeta (SPEC 6.5).
-func compatibilityCommand(opts *options) *cobra.Command {
-	return &cobra.Command{
-		Use:   "compatibility",
-		Short: "Write the \"Compatibility level N\" line into the doc comment of every type embedding TypeMeta (with --verify: fail naming the stale files)",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			disc, cfg, err := discoverConfigured(opts, opts.groupVersions)
-			if err != nil {
-				return err
-			}
-			t := tree.New()
-			res, problems := compatlevel.Run(compatlevel.Input{Discovery: disc, Tree: t, Config: cfg.Compatibility,
-				ConfigFile: cfg.File, Partial: len(opts.groupVersions) > 0, EnforceLevels: cfg.Compatibility.Configured()})
-			found := relativeTo(disc.BaseDir, problems, nil)
-			if res == nil {
-				return inputError(opts, found, nil)
-			}
-			if !opts.Quiet {
-				for _, d := range found.Items() {
-					fmt.Fprintf(opts.stderr, "%s: %s\n", d.Severity, d)
-				}
-			}
-			if !opts.Quiet && !opts.verify {
-				fmt.Fprintf(opts.stderr, "codegen compatibility: %d type(s) embedding TypeMeta\n", res.Types)
-			}
-			return commitOrVerify(opts, t, disc.BaseDir, len(res.Sources), nil)
-		},
-	}
-}
 
 // discoverConfigured runs discovery (keeping filter) and reads the
 // repository configuration, the start of every housekeeping command; its

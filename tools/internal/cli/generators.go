@@ -38,30 +38,31 @@ type flagged interface {
 	AddFlags(*pflag.FlagSet)
 }
 
-// beforeCRDs are the generators a bare run runs before the CRD stages.
-func (r *registry) beforeCRDs() []generator.Generator {
-	return []generator.Generator{&r.compatibility, &r.deepcopy, &r.protobuf, &r.modelName, &r.swaggerDocs}
+// bare is the list a bare codegen runs, in the reference's order, with
+// crd standing for the three CRD stages.
+func (r *registry) bare(crd generator.Generator) []generator.Generator {
+	return []generator.Generator{&r.compatibility, &r.deepcopy, &r.protobuf, &r.modelName, &r.swaggerDocs, crd, &r.openAPI}
 }
 
-// afterCRDs are the generators a bare run runs after them.
-func (r *registry) afterCRDs() []generator.Generator {
-	return []generator.Generator{&r.openAPI}
+// flaggedGenerators are the generators with flags.
+func (r *registry) flaggedGenerators() []generator.Generator {
+	return []generator.Generator{&r.deepcopy, &r.protobuf, &r.modelName, &r.swaggerDocs, &r.openAPI}
 }
 
 // addFlags registers every generator's flags on fs: the reference accepts
 // each on every command, bare or not.
 func (r *registry) addFlags(fs *pflag.FlagSet) {
-	for _, g := range append(r.beforeCRDs(), r.afterCRDs()...) {
+	for _, g := range r.flaggedGenerators() {
 		if f, ok := g.(flagged); ok {
 			f.AddFlags(fs)
 		}
 	}
 }
 
-// commands are the sub-commands of the generators, compatibility aside
-// (its command describes its lines in more detail).
+// commands are the sub-commands of the generators.
 func (r *registry) commands(opts *options) []*cobra.Command {
 	return []*cobra.Command{
+		generatorCommand(opts, &r.compatibility, "Write the \"Compatibility level N\" line into the doc comment of every type embedding TypeMeta (with --verify: fail naming the stale files)"),
 		generatorCommand(opts, &r.deepcopy, "Write each package's zz_generated.deepcopy.go (k8s.io/code-generator's deepcopy-gen)"),
 		generatorCommand(opts, &r.protobuf, "Write generated.proto and generated.pb.go for the groups whose .codegen.yaml enables protobuf (k8s.io/code-generator's go-to-protobuf)"),
 		generatorCommand(opts, &r.modelName, "Write zz_generated.model_name.go for packages tagged +k8s:openapi-model-package (k8s.io/kube-openapi)"),
@@ -146,6 +147,18 @@ func printFound(opts *options, found *diag.List) {
 		fmt.Fprintf(opts.stderr, "%s: %s\n", d.Severity, d)
 	}
 }
+
+// crdStages is the three CRD stages as a step of a bare run: the
+// pipeline, discovered already, generates into the context's tree.
+type crdStages struct {
+	generate func() error
+}
+
+// Name implements generator.Generator.
+func (crdStages) Name() string { return "crd-manifests" }
+
+// Generate implements generator.Generator.
+func (c crdStages) Generate(*generator.Context) error { return c.generate() }
 
 // errNetworkCommand answers the reference's featuregate-test-analyzer.
 var errNetworkCommand = errors.New("featuregate-test-analyzer queries OpenShift's CI result service (Sippy) over the network for each FeatureGate's test results; gatedcrd does not run it: use the reference binary in CI for that job")

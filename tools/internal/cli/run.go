@@ -64,24 +64,9 @@ func run(opts *options, stages pipeline.Stages) error {
 	if stages&pipeline.ManifestMerge != 0 {
 		progress(opts, "%s", r.RelativeText("codegen: "+describeTarget(r.KubeTarget)))
 	}
-	gctx := newGeneratorContext(opts, d.Discovery, r.Tree, r.Problems)
-	if opts.bare {
-		generator.Start(gctx, append(opts.generators.beforeCRDs(), opts.generators.afterCRDs()...)...)
-		if err := runBeside(opts, r, gctx, opts.generators.beforeCRDs()); err != nil {
-			return err
-		}
-	}
-	changes, err := d.Generate()
+	changes, err := generate(opts, r, d)
 	if err != nil {
-		return fail(opts, r, err)
-	}
-	if opts.bare {
-		if err := runBeside(opts, r, gctx, opts.generators.afterCRDs()); err != nil {
-			return err
-		}
-		if changes, err = recompute(changes); err != nil {
-			return fail(opts, r, err)
-		}
+		return err
 	}
 	klog.V(1).Infof("codegen: %s", r.Stats.Counts())
 	if opts.writeBaseline {
@@ -99,17 +84,52 @@ func run(opts *options, stages pipeline.Stages) error {
 	return finish(opts, r, changes, start)
 }
 
-// runBeside runs generators of a bare run into the pipeline's tree and
-// diagnostics, failing the run on an error.
-func runBeside(opts *options, r *pipeline.Run, ctx *generator.Context, gens []generator.Generator) error {
-	err := generator.Run(ctx, gens...)
-	if err != nil {
-		return &clicontract.Error{Code: ExitStale, Msg: r.RelativeText(fmt.Sprintf("error: %v", err))}
+// generate runs the CRD stages; a bare codegen runs every generator, the
+// CRD stages among them, into the pipeline's tree and diagnostics.
+func generate(opts *options, r *pipeline.Run, d *pipeline.Discovered) (*pipeline.Changes, error) {
+	if !opts.bare {
+		changes, err := d.Generate()
+		if err != nil {
+			return nil, fail(opts, r, err)
+		}
+		return changes, nil
 	}
-	if r.Problems.HasErrors() {
+	var changes *pipeline.Changes
+	crd := crdStages{generate: func() (err error) {
+		changes, err = d.Generate()
+		return err
+	}}
+	gctx := newGeneratorContext(opts, d.Discovery, r.Tree, r.Problems)
+	gens := opts.generators.bare(crd)
+	generator.Start(gctx, gens...)
+	err := generator.Run(gctx, gens...)
+	if err == nil && changes != nil {
+		changes, err = recompute(changes)
+	}
+	if err != nil || r.Problems.HasErrors() {
+		return nil, bareFailure(opts, r, err)
+	}
+	return changes, nil
+}
+
+// bareFailure reports a bare run's failure: the errors without a position
+// first, then every problem (fail); nothing was written.
+func bareFailure(opts *options, r *pipeline.Run, err error) error {
+	var plain []error
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		plain = joined.Unwrap()
+	} else if err != nil {
+		plain = []error{err}
+	}
+	for _, e := range plain {
+		if !errors.Is(e, pipeline.ErrInput) {
+			fmt.Fprintln(opts.stderr, r.RelativeText(fmt.Sprintf("error: %v", e)))
+		}
+	}
+	if r.Problems.HasErrors() || errors.Is(err, pipeline.ErrInput) {
 		return fail(opts, r, pipeline.ErrInput)
 	}
-	return nil
+	return &clicontract.Error{Code: clicontract.ExitFailed, Msg: "codegen: errors found; nothing was written"}
 }
 
 // recompute lists the tree's changes again, after generators that ran
