@@ -18,16 +18,21 @@ const apiRepoDir = "testdata/apirepo"
 // the fixture: its golden files.
 func apiRepoGenerated(rel string) bool {
 	base := filepath.Base(rel)
-	return strings.HasPrefix(base, "zz_generated.") || strings.Contains(rel, "/zz_generated.")
+	return strings.HasPrefix(base, "zz_generated.") || strings.Contains(rel, "/zz_generated.") ||
+		base == "generated.proto" || base == "generated.pb.go"
 }
 
 // The fixture's generated files, by generator.
 const (
-	apiDeepcopy = "widgets/v1/zz_generated.deepcopy.go"
-	apiSwagger  = "widgets/v1/zz_generated.swagger_doc_generated.go"
-	apiOpenAPI  = "openapi/generated_openapi/zz_generated.openapi.go"
-	apiCRD      = "widgets/v1/zz_generated.crd-manifests/widgets.crd.yaml"
-	apiTypes    = "widgets/v1/types.go"
+	apiDeepcopy  = "widgets/v1/zz_generated.deepcopy.go"
+	apiSwagger   = "widgets/v1/zz_generated.swagger_doc_generated.go"
+	apiModelName = "widgets/v1/zz_generated.model_name.go"
+	apiProto     = "widgets/v1/generated.proto"
+	apiOpenAPI   = "openapi/generated_openapi/zz_generated.openapi.go"
+	apiCRD       = "widgets/v1/zz_generated.crd-manifests/widgets.crd.yaml"
+	// apiTypes is the types file, which compatibility and go-to-protobuf
+	// (its struct tags) write too.
+	apiTypes = "widgets/v1/types.go"
 )
 
 // codegenIn runs the codegen binary in dir and returns its exit status and
@@ -135,15 +140,33 @@ func TestAPIRepoVerifyNamesEveryGenerator(t *testing.T) {
 		{
 			name: "a new list field",
 			edit: func(t *testing.T, dir string) {
-				replaceIn(t, dir, apiTypes, "\tLabels []string `json:\"labels,omitempty\"`\n",
-					"\tLabels []string `json:\"labels,omitempty\"`\n\t// owners name the widget's owners.\n\t// +optional\n\t// +listType=set\n\tOwners []string `json:\"owners,omitempty\"`\n")
+				replaceIn(t, dir, apiTypes, "\tLabels []string `json:\"labels,omitempty\" protobuf:\"bytes,2,rep,name=labels\"`\n",
+					"\tLabels []string `json:\"labels,omitempty\" protobuf:\"bytes,2,rep,name=labels\"`\n\t// owners name the widget's owners.\n\t// +optional\n\t// +listType=set\n\tOwners []string `json:\"owners,omitempty\"`\n")
 			},
-			stale: map[string]string{"deepcopy": apiDeepcopy, "swaggerdocs": apiSwagger, "openapi": apiOpenAPI, "crd-manifests": apiCRD},
+			stale: map[string]string{"deepcopy": apiDeepcopy, "swaggerdocs": apiSwagger, "openapi": apiOpenAPI, "crd-manifests": apiCRD, "go-to-protobuf": apiProto},
+			fresh: []string{apiModelName},
+		},
+		{
+			name: "a new type",
+			edit: func(t *testing.T, dir string) {
+				replaceIn(t, dir, apiTypes, "// WidgetStatus is the observed state of a widget.",
+					"// WidgetColour is a widget's colour.\ntype WidgetColour struct {\n\t// name names the colour.\n\tName string `json:\"name\"`\n}\n\n// WidgetStatus is the observed state of a widget.")
+			},
+			stale: map[string]string{"modelname": apiModelName, "deepcopy": apiDeepcopy, "go-to-protobuf": apiProto},
+			fresh: []string{apiCRD},
+		},
+		{
+			name: "a changed compatibility level line",
+			edit: func(t *testing.T, dir string) {
+				replaceIn(t, dir, apiTypes, "// Compatibility level 1: Stable within a major release", "// Compatibility level 1: stable within a major release")
+			},
+			stale: map[string]string{"compatibility": apiTypes},
+			fresh: []string{apiDeepcopy},
 		},
 		{
 			name: "a changed doc comment",
 			edit: func(t *testing.T, dir string) {
-				replaceIn(t, dir, apiTypes, "// size is the widget's size in centimetres.", "// size is the widget's size in millimetres.")
+				replaceIn(t, dir, apiTypes, "// diameter is the widget's diameter in centimetres.", "// diameter is the widget's diameter in millimetres.")
 			},
 			stale: map[string]string{"swaggerdocs": apiSwagger, "openapi": apiOpenAPI, "crd-manifests": apiCRD},
 			fresh: []string{apiDeepcopy},

@@ -19,26 +19,26 @@ import (
 type Widget struct {
 	metav1.TypeMeta `json:",inline"`
 	// metadata is the standard object's metadata.
-	metav1.ObjectMeta `json:"metadata,omitempty"`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 
 	// spec holds the widget's desired state.
 	// +required
-	Spec WidgetSpec `json:"spec"`
+	Spec WidgetSpec `json:"spec" protobuf:"bytes,2,opt,name=spec"`
 	// status holds the widget's observed state.
 	// +optional
-	Status WidgetStatus `json:"status"`
+	Status WidgetStatus `json:"status" protobuf:"bytes,3,opt,name=status"`
 }
 
 // WidgetSpec is the desired state of a widget.
 type WidgetSpec struct {
-	// size is the widget's size in centimetres.
+	// diameter is the widget's diameter in centimetres.
 	// +kubebuilder:validation:Minimum=1
 	// +required
-	Size int32 `json:"size"`
+	Diameter int32 `json:"diameter" protobuf:"varint,1,opt,name=diameter"`
 	// labels are the widget's labels.
 	// +optional
 	// +listType=set
-	Labels []string `json:"labels,omitempty"`
+	Labels []string `json:"labels,omitempty" protobuf:"bytes,2,rep,name=labels"`
 }
 
 // WidgetStatus is the observed state of a widget.
@@ -47,7 +47,7 @@ type WidgetStatus struct {
 	// +optional
 	// +listType=map
 	// +listMapKey=type
-	Conditions []metav1.Condition `json:"conditions,omitempty"`
+	Conditions []metav1.Condition `json:"conditions,omitempty" protobuf:"bytes,1,rep,name=conditions"`
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
@@ -59,8 +59,8 @@ type WidgetStatus struct {
 type WidgetList struct {
 	metav1.TypeMeta `json:",inline"`
 	// metadata is the standard list's metadata.
-	metav1.ListMeta `json:"metadata"`
+	metav1.ListMeta `json:"metadata" protobuf:"bytes,1,opt,name=metadata"`
 
 	// items are the widgets.
-	Items []Widget `json:"items"`
+	Items []Widget `json:"items" protobuf:"bytes,2,rep,name=items"`
 }

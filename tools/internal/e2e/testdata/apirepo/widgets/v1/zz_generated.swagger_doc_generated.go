@@ -33,9 +33,9 @@ func (WidgetList) SwaggerDoc() map[string]string {
 }
 
 var map_WidgetSpec = map[string]string{
-	"":       "WidgetSpec is the desired state of a widget.",
-	"size":   "size is the widget's size in centimetres.",
-	"labels": "labels are the widget's labels.",
+	"":         "WidgetSpec is the desired state of a widget.",
+	"diameter": "diameter is the widget's diameter in centimetres.",
+	"labels":   "labels are the widget's labels.",
 }
 
 func (WidgetSpec) SwaggerDoc() map[string]string {
