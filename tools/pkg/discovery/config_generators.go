@@ -16,8 +16,9 @@ import (
 type GeneratorConfig struct {
 	Present  bool
 	Disabled bool
-	// HeaderFilePath is absolute: the file names it relative to
-	// .codegen.yaml's directory.
+	// HeaderFilePath is deepcopy's relative to .codegen.yaml's directory,
+	// made absolute here; protobuf's is relative to the working directory,
+	// as with the reference.
 	HeaderFilePath string
 	// OutputFile is deepcopy's outputFileBaseName, swaggerdocs' and
 	// modelname's outputFileName.
@@ -77,7 +78,9 @@ func parseGenerator(file, section string, val *yamlv3.Node, problems *diag.List)
 		}
 	}
 	g.Disabled = parseStage(file, section, val, extra, problems)
-	if g.HeaderFilePath != "" && !filepath.IsAbs(g.HeaderFilePath) {
+	// The reference resolves deepcopy's header relative to the file;
+	// protobuf's it leaves relative to the working directory.
+	if section == "deepcopy" && g.HeaderFilePath != "" && !filepath.IsAbs(g.HeaderFilePath) {
 		g.HeaderFilePath = filepath.Join(filepath.Dir(file), g.HeaderFilePath)
 	}
 	return g

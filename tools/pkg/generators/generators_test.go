@@ -20,7 +20,7 @@ func group(name string, cfg discovery.Config, versions ...*discovery.Version) *d
 
 // TestProtobufIsOptIn: only groups whose section says disabled: false
 // get protobuf, less the versions (GroupVersion's) disabledVersions
-// names; the section's header wins over the flag's.
+// names; the section's header is the one used, never the flag's.
 func TestProtobufIsOptIn(t *testing.T) {
 	v := func(importPath, version string) *discovery.Version {
 		return &discovery.Version{ImportPath: importPath, Version: version, Dir: "/repo/" + importPath}
@@ -35,10 +35,10 @@ func TestProtobufIsOptIn(t *testing.T) {
 	g := &Protobuf{HeaderFile: "flag.txt"}
 	byHeader, headers, n := g.enabled(ctx)
 	want := map[string][]protobuf.Package{
-		"flag.txt":    {{Dir: "/repo/image/v1", ImportPath: "image/v1"}},
+		"":            {{Dir: "/repo/image/v1", ImportPath: "image/v1"}},
 		"/repo/h.txt": {{Dir: "/repo/route/v1", ImportPath: "route/v1"}},
 	}
-	if n != 2 || !reflect.DeepEqual(byHeader, want) || !reflect.DeepEqual(headers, []string{"flag.txt", "/repo/h.txt"}) {
+	if n != 2 || !reflect.DeepEqual(byHeader, want) || !reflect.DeepEqual(headers, []string{"", "/repo/h.txt"}) {
 		t.Errorf("enabled = %v %v %d, want %v", byHeader, headers, n, want)
 	}
 }

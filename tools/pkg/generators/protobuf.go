@@ -36,8 +36,7 @@ func (g *Protobuf) AddFlags(fs *pflag.FlagSet) {
 
 // enabled lists the packages protobuf is on for (groups whose section
 // sets disabled: false, less their disabledVersions, which name the
-// GroupVersion's version, such as "1.0") by header file: the
-// section's, else the flag's.
+// GroupVersion's version, such as "1.0") by the section's header file.
 func (g *Protobuf) enabled(ctx *generator.Context) (map[string][]protobuf.Package, []string, int) {
 	byHeader := map[string][]protobuf.Package{}
 	var headers []string
@@ -47,7 +46,10 @@ func (g *Protobuf) enabled(ctx *generator.Context) (map[string][]protobuf.Packag
 		if !c.DisabledSet || c.Disabled {
 			continue
 		}
-		header := orDefault(c.HeaderFilePath, g.HeaderFile)
+		// The section sets every option: the flag's header applies to no
+		// group (protobuf is on only through a section), as with the
+		// reference.
+		header := c.HeaderFilePath
 		for _, v := range grp.Versions {
 			if slices.Contains(c.DisabledVersions, v.Version) {
 				continue
