@@ -187,12 +187,6 @@ func ReadFiles(files []File) (*Directory, error) {
 	return readFiles("", files, nil, "")
 }
 
-// ReadFilesEra is ReadFiles in the payload format of the given era; ""
-// detects.
-func ReadFilesEra(files []File, era Era) (*Directory, error) {
-	return readFiles("", files, nil, era)
-}
-
 func readFiles(dir string, files []File, skipped []SkippedFile, era Era) (*Directory, error) {
 	if era == "" {
 		detected, err := DetectEraFiles(files)

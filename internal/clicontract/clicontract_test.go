@@ -85,7 +85,7 @@ func TestExecute(t *testing.T) {
 		{"ok, --v alone", nil, []string{"--v"}, ExitOK, "", "", 1},
 		{"help", nil, []string{"--help"}, ExitOK, "Usage:\n  tool [flags]", "", 0},
 		{"unknown flag", nil, []string{"--nope"}, ExitUsage, "", "error: unknown flag: --nope\nrun 'tool --help' for usage\n", 0},
-		{"input", Inputf("%s", At("f.yaml", 3, "bad")), nil, ExitInput, "", "error: f.yaml:3: bad\n", 0},
+		{"input", Inputf("%s", "f.yaml:3: bad"), nil, ExitInput, "", "error: f.yaml:3: bad\n", 0},
 		{"wrapped io", errors.Join(IOf("disk full")), nil, ExitIO, "", "error: disk full\n", 0},
 		{"reported already", &Error{Code: ExitFailed}, nil, ExitFailed, "", "", 0},
 	} {

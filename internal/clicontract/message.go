@@ -21,22 +21,6 @@ func ErrorLine(msg string) string {
 	return ErrorPrefix + msg
 }
 
-// WarningLine is msg as a warning line: "warning: msg".
-func WarningLine(msg string) string { return WarningPrefix + msg }
-
-// At is the "file:line: msg" form of a finding in a file; line 0 means
-// the file as a whole.
-func At(file string, line int, msg string) string {
-	switch {
-	case file == "":
-		return msg
-	case line > 0:
-		return fmt.Sprintf("%s:%d: %s", file, line, msg)
-	default:
-		return file + ": " + msg
-	}
-}
-
 // UsageHint is the line after a usage error: where to read the usage.
 func UsageHint(commandPath string) string {
 	return fmt.Sprintf("run '%s --help' for usage", commandPath)

@@ -18,14 +18,6 @@ const (
 	CRDBudget  = admission.CRDBudget
 )
 
-// Check validates a CRD manifest as the linked API server does on creation
-// and, with previous, on update (admission.Check).
-func Check(data, previous []byte) (*Verdict, error) { return admission.Check(data, previous) }
-
-// Costs estimates the cost of every expression of a CRD manifest with the
-// linked server's code (admission.Costs).
-func Costs(data []byte) ([]RuleCost, uint64, error) { return admission.Costs(data) }
-
 // Server validates CRD manifests as one Kubernetes release does.
 type Server interface {
 	// Validate answers one request; it is safe for concurrent use.

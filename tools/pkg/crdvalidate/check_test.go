@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate/admission"
 )
 
 // crd returns a one-version CRD manifest whose spec schema is specSchema
@@ -51,7 +53,7 @@ func TestCheck(t *testing.T) {
 			"may not be more than 2 bytes", "spec.validation.openAPIV3Schema.properties[spec].default"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v, err := Check(crd(tc.schema), nil)
+			v, err := admission.Check(crd(tc.schema), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,7 +75,7 @@ func TestCheck(t *testing.T) {
 // accepted as an upgrade and rejected on a fresh install.
 func TestUpgradeLiftsPerRuleCost(t *testing.T) {
 	expensive := crd("            type: array\n            items:\n              type: string\n            x-kubernetes-validations:\n            - rule: self.all(x, self.all(y, x != y || x == y))\n")
-	v, err := Check(expensive, expensive)
+	v, err := admission.Check(expensive, expensive)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +89,7 @@ func TestUpgradeLiftsPerRuleCost(t *testing.T) {
 func TestUpgradeChecksNewRulesLikeCreate(t *testing.T) {
 	old := crd("            type: object\n")
 	broken := crd("            type: object\n            x-kubernetes-validations:\n            - rule: self.nope()\n")
-	v, err := Check(broken, old)
+	v, err := admission.Check(broken, old)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,13 +108,13 @@ func find(v *Verdict, path, text string) *Finding {
 }
 
 func TestCheckUndecodable(t *testing.T) {
-	if _, err := Check([]byte("apiVersion: v1\nkind: ConfigMap\n"), nil); err == nil {
+	if _, err := admission.Check([]byte("apiVersion: v1\nkind: ConfigMap\n"), nil); err == nil {
 		t.Fatal("no error for a ConfigMap")
 	}
 }
 
 func TestCosts(t *testing.T) {
-	costs, total, err := Costs(crd("            type: array\n            maxItems: 10\n            items:\n              type: string\n              maxLength: 5\n            x-kubernetes-validations:\n            - rule: self.all(x, x != 'a')\n            - rule: size(self) < 5\n              messageExpression: \"'too many'\"\n"))
+	costs, total, err := admission.Costs(crd("            type: array\n            maxItems: 10\n            items:\n              type: string\n              maxLength: 5\n            x-kubernetes-validations:\n            - rule: self.all(x, x != 'a')\n            - rule: size(self) < 5\n              messageExpression: \"'too many'\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate/admission"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
@@ -29,7 +30,7 @@ func TestStableContributors(t *testing.T) {
 	data := crd(equallyExpensive(30))
 	var first []Finding
 	for i := range 10 {
-		v, err := Check(data, nil)
+		v, err := admission.Check(data, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

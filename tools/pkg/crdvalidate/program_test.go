@@ -99,7 +99,7 @@ func TestProgramValidates(t *testing.T) {
 				t.Fatalf("outcome %+v, %v", out, err)
 			}
 			// That release's estimator, not the linked one's.
-			linked, err := Check(urlPathRule, nil)
+			linked, err := admission.Check(urlPathRule, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate/admission"
 )
 
 // celSince are CEL expressions that a release's server accepts in a new
@@ -59,5 +61,5 @@ func btoi(b bool) int {
 // TestCELSinceLinked: the linked release accepts every expression of
 // celSince (its programs' counterparts run in TestProgramValidates).
 func TestCELSinceLinked(t *testing.T) {
-	checkCELSince(t, LinkedKubeVersion, func(data []byte) (*Verdict, error) { return Check(data, nil) })
+	checkCELSince(t, LinkedKubeVersion, func(data []byte) (*Verdict, error) { return admission.Check(data, nil) })
 }
