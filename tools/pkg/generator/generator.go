@@ -1,7 +1,8 @@
 // Package generator is the one contract of codegen's generators: each
 // sub-command that writes files (compatibility, deepcopy, go-to-protobuf,
 // modelname, swaggerdocs, the CRD stages, openapi) is a Generator, and a
-// bare `codegen` runs them in the order List gives, against one Context.
+// bare `codegen` runs the list the command registers, in order (Run),
+// against one Context.
 //
 // The model is controller-tools' genall.Generator: a generator gets the
 // run's shared state and records what it would write; it never writes
@@ -146,11 +147,6 @@ func (c *Context) Keep(key string, files map[string][]byte) {
 // CacheKey is the cache key of a run of generator name with options and
 // header files over the module's Go inputs, "" when nothing is cached.
 func (c *Context) CacheKey(name, options string, headers []string) string {
-	return c.cacheKey(name, options, headers)
-}
-
-// cacheKey is the key of a Cached run, "" when nothing is cached.
-func (c *Context) cacheKey(name, options string, headers []string) string {
 	if c.Cache == nil {
 		return ""
 	}
