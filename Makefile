@@ -178,7 +178,7 @@ conformance: conformance-dropin conformance-optin
 ## conformance-dropin: real openshift/api trees, the current one and one of
 ## the pre-version era, through their OWN hack/*.sh scripts with CODEGEN set
 ## to our binary and nothing added to the tree: every script exits 0 and the
-## tree stays as committed (hack/dropin.sh, SPEC 9.1); a tree of the
+## tree stays as committed (hack/dropin.sh, docs/zero-configuration.md); a tree of the
 ## February-March 2026 reference needs one line, the era it follows
 PREVERSION_MODULE ?= github.com/openshift/api@v0.0.0-20260114133223-6ab113cb7368
 FEBRUARY_MODULE ?= github.com/openshift/api@v0.0.0-20260302174620-dcac36b908db

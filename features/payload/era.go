@@ -12,7 +12,8 @@ import (
 // Era names a period of the reference generator (openshift/api's codegen)
 // whose output a repository's committed files follow. The payload
 // FeatureGate directory shows the era (see [DetectEra]); the merge stage
-// reproduces each era's rules byte for byte (SPEC §9.2).
+// reproduces each era's rules byte for byte (docs/reference-rules.md,
+// "Pre-version trees"; docs/zero-configuration.md, "Which era a tree is in").
 //
 // An era is named after the month its rules took effect. The payload
 // format only tells versioned from unversioned directories, so detection
@@ -28,13 +29,14 @@ const (
 	// payload files without major versions, read by file name;
 	// x-kubernetes-validations merged as a list keyed by rule; combination
 	// files ordered by a stable sort; one file per feature set with a
-	// single-valued feature-set annotation (SPEC §9.2).
+	// single-valued feature-set annotation.
 	Era202601 Era = "2026-01"
 	// Era202602 is the first version-aware reference: versioned payload
 	// files, but x-kubernetes-validations still merged by rule.
 	Era202602 Era = "2026-02"
 	// Era202603 is the current reference (since 2026-03-18):
-	// x-kubernetes-validations is an atomic list (SPEC §2.5, §5).
+	// x-kubernetes-validations is an atomic list, so a later file's rules
+	// replace the list at that node.
 	Era202603 Era = "2026-03"
 )
 

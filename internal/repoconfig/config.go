@@ -57,7 +57,8 @@ type Config struct {
 
 	// StrictMarkers, when set, decides whether strict-mode findings
 	// (unknown markers, unknown FeatureGate names) are errors; nil leaves
-	// them warnings unless a strict baseline or a flag opts in (SPEC 9.1).
+	// them warnings unless a strict baseline or a flag opts in
+	// (docs/zero-configuration.md, "Opting in").
 	StrictMarkers *bool
 
 	// ReferenceEra names the era of the reference whose output the tree

@@ -51,7 +51,8 @@
 //
 // A release chosen by the flag or the configuration that is not supported
 // is a usage error, and one whose server cannot be built or started fails
-// the run. An inferred release is only a warning in both cases (SPEC 9.1):
+// the run. An inferred release is only a warning in both cases, so that a
+// repository that configured nothing exits as with the reference:
 // the tests then run on the linked release, and the output says so in a
 // warning line and again before the summary, so that no one takes a run
 // on 1.37 for a run on the inferred release.
