@@ -126,7 +126,7 @@ func yamlOf(t *testing.T, v any) string {
 }
 
 // TestMergeSemantics pins the server-side-apply behaviour users rely on
-// (SPEC §5.5): union, later scalars win, atomic lists are replaced whole,
+// (docs/reference-rules.md, "The merge and its list types"): union, later scalars win, atomic lists are replaced whole,
 // nothing is ever removed, versions merge by name.
 func TestMergeSemantics(t *testing.T) {
 	for _, c := range mergeCases() {

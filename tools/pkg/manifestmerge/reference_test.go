@@ -22,8 +22,8 @@ func requireReference(t *testing.T) {
 }
 
 // referenceFixture copies the reference's partial manifests of the example
-// group into a fresh tree, with a payload directory rendered for the SPEC
-// §7 facts, and returns the tree's base directory.
+// group into a fresh tree, with a payload directory rendered for the example's
+// gates (docs/reference-rules.md, "The example group"), and returns the tree's base directory.
 func referenceFixture(t *testing.T) string {
 	t.Helper()
 	files := map[string]string{}
@@ -75,7 +75,7 @@ func assertReferenceOutputs(t *testing.T, base string) {
 }
 
 // TestReferenceOutputsByteForByte feeds the reference's partial manifests
-// through the stage with a payload rendered for SPEC §7 and expects the
+// through the stage with a payload rendered for the example's gates and expects the
 // reference's merged manifests exactly.
 func TestReferenceOutputsByteForByte(t *testing.T) {
 	requireReference(t)
@@ -87,7 +87,7 @@ func TestReferenceOutputsByteForByte(t *testing.T) {
 	run := mustRun(t, base, discoveryFor(base, referenceGroup), payload)
 	assertReferenceOutputs(t, base)
 
-	// SPEC §7 in numbers: 7 versions x 2 profiles x 5 feature sets.
+	// The example in numbers: 7 versions x 2 profiles x 5 feature sets.
 	v1 := run.result.Versions[0].CRDs[0]
 	if v1.Tuples != 70 || v1.TuplesWithData != 70 || v1.InputSets != 3 || v1.Applies != 3 {
 		t.Errorf("v1 counters = %+v; want 70 tuples with data, 3 input sets, 3 applies", *v1)
@@ -106,8 +106,8 @@ func TestReferenceOutputsByteForByte(t *testing.T) {
 }
 
 // TestReferencePayloadDirectory reads the reference's real payload
-// directory (a large registry where Example and Example2 are on as SPEC §7
-// says) and expects the same outputs.
+// directory (a large registry where Example and Example2 are on as in the
+// example) and expects the same outputs.
 func TestReferencePayloadDirectory(t *testing.T) {
 	requireReference(t)
 	base := referenceFixture(t)
