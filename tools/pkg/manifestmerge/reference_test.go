@@ -5,20 +5,23 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gatedcrd/gatedcrd/internal/realtrees"
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
-// referenceDir is the reference implementation's data, shared next to the
-// repository (see /work/shared/reference-data/README.md).
-var referenceDir = filepath.Join("..", "..", "..", "..", "shared", "reference-data")
+// referenceDir is the reference generator's output
+// (realtrees.ReferenceDataEnv); the test skips without it.
+func referenceDir(t *testing.T) string {
+	t.Helper()
+	return realtrees.ReferenceData(t)
+}
 
+// requireReference skips the test without the reference's output.
 func requireReference(t *testing.T) {
 	t.Helper()
-	if _, err := os.Stat(referenceDir); err != nil {
-		t.Skipf("reference data not available at %s: %v", referenceDir, err)
-	}
+	referenceDir(t)
 }
 
 // referenceFixture copies the reference's partial manifests of the example
@@ -28,7 +31,7 @@ func referenceFixture(t *testing.T) string {
 	t.Helper()
 	files := map[string]string{}
 	for _, v := range []string{"v1", "v1alpha1"} {
-		src := filepath.Join(referenceDir, "example-"+v, FeatureGatedDirName)
+		src := filepath.Join(referenceDir(t), "example-"+v, FeatureGatedDirName)
 		err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
@@ -57,7 +60,7 @@ func assertReferenceOutputs(t *testing.T, base string) {
 	t.Helper()
 	for _, v := range []string{"v1", "v1alpha1"} {
 		got := testtree.Snapshot(t, filepath.Join(base, "example", v, OutputDirName))
-		want := testtree.Snapshot(t, filepath.Join(referenceDir, "example-"+v, OutputDirName))
+		want := testtree.Snapshot(t, filepath.Join(referenceDir(t), "example-"+v, OutputDirName))
 		want[DocFileName] = "package example_" + v + "_crdmanifests\n"
 		for _, name := range testtree.Paths(want) {
 			if _, ok := got[name]; !ok {
@@ -111,7 +114,7 @@ func TestReferenceOutputsByteForByte(t *testing.T) {
 func TestReferencePayloadDirectory(t *testing.T) {
 	requireReference(t)
 	base := referenceFixture(t)
-	payload := loadPayloadDir(t, filepath.Join(referenceDir, "payload-featuregates"))
+	payload := loadPayloadDir(t, filepath.Join(referenceDir(t), "payload-featuregates"))
 	mustRun(t, base, discoveryFor(base, referenceGroup), payload)
 	assertReferenceOutputs(t, base)
 }
