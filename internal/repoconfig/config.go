@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/refera"
 )
 
 // FileName is the repository configuration file, in the base directory.
@@ -62,10 +62,10 @@ type Config struct {
 	StrictMarkers *bool
 
 	// ReferenceEra names the era of the reference whose output the tree
-	// holds and whose rules generation follows (payload.Eras,
+	// holds and whose rules generation follows (refera.All,
 	// docs/zero-configuration.md: "Which era a tree is in"); "" detects it
 	// from the payload FeatureGate directory.
-	ReferenceEra payload.Era
+	ReferenceEra refera.Era
 }
 
 // FeatureGateDocs is the featureGateDocs section: crd-manifests writes one
