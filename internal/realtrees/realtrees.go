@@ -1,9 +1,9 @@
-// Package realtrees gives tests real data the repository does not hold,
-// named by environment variables so that `make test` on a fresh machine
-// needs neither network nor that data and skips such tests: the real API
-// trees (openshift/api, read in the module cache) that
-// hack/conformance-variants.sh names (Each), and files the reference
-// generator wrote (ReferenceData).
+// Package realtrees gives tests the real data the repository does not
+// hold: real API trees (Each) and files the reference generator wrote
+// (ReferenceData). Environment variables name them, so that `make test` on
+// a fresh machine needs neither network nor that data and skips such
+// tests; hack/conformance-variants.sh names the trees, openshift/api read
+// in the module cache.
 package realtrees
 
 import (

@@ -1,6 +1,6 @@
 // Command apitest runs the API test suites of any tree of generated CRDs
 // from the command line, on a real API server of the Kubernetes version
-// the repository targets:
+// the repository targets. Usage:
 //
 //	go run github.com/gatedcrd/gatedcrd/apitest/cmd/apitest --base-dir DIR \
 //		[--manifest-merge:payload-manifest-path DIR] [--kube-version 1.32|1.31,1.36|1.30-1.37] [--run REGEX] [--junit FILE]

@@ -1,6 +1,7 @@
-// Package manifestmerge is stage 3 of the CRD pipeline (crd-manifest-merge,
-// docs/reference-rules.md, "Stage 3: merge"): it turns the per-gate partial manifests of stages 1 and 2 into
-// the CustomResourceDefinition files a cluster installs.
+// Package manifestmerge is stage 3 of the CRD pipeline (crd-manifest-merge):
+// it turns the per-gate partial manifests of stages 1 and 2 into the
+// CustomResourceDefinition files a cluster installs, by the reference's
+// rules (docs/reference-rules.md, "Stage 3: merge").
 //
 // # Inputs
 //
