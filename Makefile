@@ -15,6 +15,7 @@ CODEGEN_FLAGS := --base-dir . $(if $(API_GROUP_VERSIONS),--api-group-versions $(
 	update-deepcopy update-payload-featuregates update-codegen-crds \
 	verify-payload-featuregates verify-codegen-crds verify-gofmt verify-tidy verify-test-suites update-test-suite-stubs \
 	update-payload-crds verify-payload-crds update-compatibility verify-compatibility conformance-housekeeping \
+	update-layout verify-layout \
 	conformance-dropin conformance-optin update-cli-reference verify-cli-reference \
 	test-root test-tools test-apitest fuzz conformance conformance-suites apitest-matrix \
 	apitest-operator-matrix-build apitest-operator-matrix $(CODEGEN) $(APITEST) $(CONTROLLER_GEN)
@@ -34,7 +35,7 @@ $(CONTROLLER_GEN):
 	$(GO) -C tools build -o $(CONTROLLER_GEN) sigs.k8s.io/controller-tools/cmd/controller-gen
 
 ## update: regenerate everything (deepcopy, payload FeatureGates, features.md, CRD manifests)
-update: update-deepcopy update-compatibility update-codegen-crds update-cli-reference
+update: update-deepcopy update-compatibility update-codegen-crds update-cli-reference update-layout
 
 ## update-cli-reference: docs/cli-reference.md, the --help of every codegen command, apitest and write-available-featuresets
 update-cli-reference:
@@ -42,6 +43,13 @@ update-cli-reference:
 
 verify-cli-reference:
 	$(GO) -C tools run ./cmd/clidoc -verify
+
+## update-layout: the package tables of docs/layout.md, from each package's doc comment
+update-layout:
+	$(GO) -C tools run ./cmd/layoutdoc
+
+verify-layout:
+	$(GO) -C tools run ./cmd/layoutdoc -verify
 
 ## update-compatibility: the "Compatibility level N" line of every type embedding TypeMeta
 ## (crd-manifests also does it when .gatedcrd.yaml enables compatibility)
@@ -65,7 +73,7 @@ update-payload-crds: $(CODEGEN)
 	$(CODEGEN) payload-crds --base-dir .
 
 ## verify: fail if any generated file is stale; writes nothing
-verify: verify-gofmt verify-payload-featuregates verify-compatibility verify-codegen-crds verify-test-suites verify-payload-crds verify-cli-reference verify-tidy
+verify: verify-gofmt verify-payload-featuregates verify-compatibility verify-codegen-crds verify-test-suites verify-payload-crds verify-cli-reference verify-layout verify-tidy
 
 ## verify-tidy: go mod tidy would change no go.mod or go.sum of the three modules
 verify-tidy:
@@ -178,7 +186,7 @@ conformance: conformance-dropin conformance-optin
 ## conformance-dropin: real openshift/api trees, the current one and one of
 ## the pre-version era, through their OWN hack/*.sh scripts with CODEGEN set
 ## to our binary and nothing added to the tree: every script exits 0 and the
-## tree stays as committed (hack/dropin.sh, SPEC 9.1); a tree of the
+## tree stays as committed (hack/dropin.sh, docs/zero-configuration.md); a tree of the
 ## February-March 2026 reference needs one line, the era it follows
 PREVERSION_MODULE ?= github.com/openshift/api@v0.0.0-20260114133223-6ab113cb7368
 FEBRUARY_MODULE ?= github.com/openshift/api@v0.0.0-20260302174620-dcac36b908db

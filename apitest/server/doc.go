@@ -68,7 +68,7 @@
 //   - PatchCRD applies a JSON patch (RFC 6902) to an installed CRD and
 //     returns once the server validates with the patched schema; the
 //     function it returns restores the CRD and waits likewise.
-
+//
 // SingleVersion prepares a CRD variant for installation: it keeps one
 // version, served and used for storage, and drops conversion settings.
 //

@@ -38,7 +38,7 @@ type Decision struct {
 //     feature-set annotation is thus decided by its Default manifest, unless
 //     its feature-gate annotation names a gate Default lacks. A pre-version
 //     payload directory (no file carries release.openshift.io/major-version,
-//     SPEC §9.2) has exactly one manifest per profile and feature set, the
+//     docs/reference-rules.md, "Pre-version trees") has exactly one manifest per profile and feature set, the
 //     file named featureGate-<Profile>-<FeatureSet>.yaml whatever its
 //     annotations say, covering every version: there the file name decides;
 //   - a file with a feature-gate annotation whose gates no payload manifest

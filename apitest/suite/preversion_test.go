@@ -17,8 +17,9 @@ import (
 // *.testsuite.yaml). Read only.
 const operatorRepo = "../../tools/internal/e2e/testdata/operatorrepo/api/fleet/v1beta1"
 
-// preVersionTree assembles an operator repository's API tree (SPEC §9.4)
-// from the fixture: its suites in tests/, its generated CRD files in
+// preVersionTree assembles an operator repository's API tree from the
+// fixture (suites named <X>.testsuite.yaml, a pre-version payload): its
+// suites in tests/, its generated CRD files in
 // zz_generated.crd-manifests/ and its payload files in
 // payload-manifests/featuregates/.
 func preVersionTree(t *testing.T) string {

@@ -31,7 +31,7 @@ type Options struct {
 	PayloadDir string
 	// Era is the payload format PayloadDir is read in (payload.ReadDirEra):
 	// "" detects it, so that a pre-version directory (no file carries
-	// release.openshift.io/major-version) is read by file name (SPEC §9.2);
+	// release.openshift.io/major-version) is read by file name;
 	// a repository's referenceEra forces one.
 	Era payload.Era
 	// Server runs the tests; nil means server.Shared(). RunPlan turns

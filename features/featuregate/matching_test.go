@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestRuleMatching pins SPEC §2.3: a gate is enabled for a tuple when one of its
+// TestRuleMatching pins the reference's matching rule: a gate is enabled for a tuple when one of its
 // rules matches, and a rule matches when its version set is empty or contains
 // the version, its profile set is empty or contains the profile, and its
 // feature-set set contains the feature set. Each case states the expected

@@ -30,7 +30,9 @@
 // them is an error); [ReadDir] reads either. In the pre-version format the
 // feature sets are those of every file's spec.featureSet, and each
 // rendered profile and feature set takes the gates of the file named for
-// them, whatever its annotations say (SPEC §9.2); its manifests have no
+// them, whatever its annotations say (a real operator repository ships a
+// featureGate-SelfManagedHA-*.yaml whose profile annotation says
+// Hypershift); its manifests have no
 // versions and cover every version. [Era] names the reference's eras for
 // the CRD merge stage, which follows each era's rules.
 //

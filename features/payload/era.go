@@ -7,55 +7,32 @@ import (
 	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/gatedcrd/gatedcrd/internal/refera"
 )
 
 // Era names a period of the reference generator (openshift/api's codegen)
 // whose output a repository's committed files follow. The payload
 // FeatureGate directory shows the era (see [DetectEra]); the merge stage
-// reproduces each era's rules byte for byte (SPEC §9.2).
-//
-// An era is named after the month its rules took effect. The payload
-// format only tells versioned from unversioned directories, so detection
-// answers the newest era of each format; the others are chosen by the
-// repository configuration.
-type Era string
+// reproduces each era's rules byte for byte (docs/reference-rules.md,
+// "Pre-version trees"; docs/zero-configuration.md, "Which era a tree is in").
+// The type is internal/refera's, so that the repository configuration can
+// name an era without importing this package.
+type Era = refera.Era
 
+// The eras, oldest first; internal/refera documents each.
 const (
-	// Era202509 is the pre-version reference before October 2025: like
-	// Era202601, but combination files were ordered with sort.Slice.
-	Era202509 Era = "2025-09"
-	// Era202601 is the pre-version reference (before February 2026):
-	// payload files without major versions, read by file name;
-	// x-kubernetes-validations merged as a list keyed by rule; combination
-	// files ordered by a stable sort; one file per feature set with a
-	// single-valued feature-set annotation (SPEC §9.2).
-	Era202601 Era = "2026-01"
-	// Era202602 is the first version-aware reference: versioned payload
-	// files, but x-kubernetes-validations still merged by rule.
-	Era202602 Era = "2026-02"
-	// Era202603 is the current reference (since 2026-03-18):
-	// x-kubernetes-validations is an atomic list (SPEC §2.5, §5).
-	Era202603 Era = "2026-03"
+	Era202509 = refera.Era202509
+	Era202601 = refera.Era202601
+	Era202602 = refera.Era202602
+	Era202603 = refera.Era202603
 )
 
 // Eras lists every era, oldest first.
-func Eras() []Era { return []Era{Era202509, Era202601, Era202602, Era202603} }
+func Eras() []Era { return refera.All() }
 
 // ParseEra checks an era name, as a repository configuration spells it.
-func ParseEra(s string) (Era, error) {
-	if e := Era(s); slices.Contains(Eras(), e) {
-		return e, nil
-	}
-	names := make([]string, 0, len(Eras()))
-	for _, e := range Eras() {
-		names = append(names, string(e))
-	}
-	return "", fmt.Errorf("unknown era %q of the reference generator; known eras are %s", s, strings.Join(names, ", "))
-}
-
-// Versioned reports whether the era's payload files carry major versions
-// (release.openshift.io/major-version).
-func (e Era) Versioned() bool { return e == Era202602 || e == Era202603 }
+func ParseEra(s string) (Era, error) { return refera.Parse(s) }
 
 // DetectEra tells the era of a payload directory from its files: when no
 // file carries the major-version annotation it is the pre-version format

@@ -106,7 +106,7 @@ var manifestExtensions = []string{".yaml", ".yml", ".json"}
 // recursively) in the format its files show ([DetectEra]): versioned files
 // (every file carries the major-version annotation) or the pre-version
 // format (none does), where a profile and feature set read the file named
-// for them (SPEC §9.2). Hidden files, other files and subdirectories are
+// for them, whatever its annotations say. Hidden files, other files and subdirectories are
 // listed in Skipped. It fails, naming the files concerned, when the
 // directory cannot be read, when a file is unreadable or malformed (every
 // such file is reported), when the directory mixes both formats, when two

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -12,22 +11,14 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
+	"github.com/gatedcrd/gatedcrd/internal/realtrees"
 )
 
-// referenceDir locates the reference implementation's payload files, which CI
-// checks out in shared/ beside the repository. Tests using it skip when it is
-// absent.
+// referenceDir locates the payload files the reference generator wrote
+// (realtrees.ReferenceDataEnv); tests using it skip without it.
 func referenceDir(t *testing.T) string {
 	t.Helper()
-	_, thisFile, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Fatal("cannot locate the test file")
-	}
-	dir := filepath.Join(filepath.Dir(thisFile), "..", "..", "..", "shared", "reference-data", "payload-featuregates")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("reference data not available: %v", err)
-	}
-	return dir
+	return realtrees.ReferenceData(t, "payload-featuregates")
 }
 
 func referenceFiles(t *testing.T) []string {

@@ -16,7 +16,7 @@ func UnversionedFileName(profile featuregate.ClusterProfileName, fs featuregate.
 }
 
 // readUnversioned reads a pre-version directory as the reference did
-// before February 2026 (SPEC §9.2): the feature sets are those of the
+// before February 2026 (docs/reference-rules.md, "Pre-version trees"): the feature sets are those of the
 // files' spec.featureSet, and the gates of a rendered profile and feature
 // set are those of the file named for them (UnversionedFileName),
 // whatever that file's annotations say: an operator repository ships a

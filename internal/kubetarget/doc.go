@@ -8,5 +8,5 @@
 // k8s.io/apimachinery, else of k8s.io/api), else it is the release the tool
 // links; what an inferred release finds is only a warning, so that a
 // repository that never configured gatedcrd exits as it did with the
-// reference (SPEC 9.1).
+// reference (docs/zero-configuration.md, "The contract").
 package kubetarget

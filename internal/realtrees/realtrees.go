@@ -1,6 +1,9 @@
-// Package realtrees gives tests the real API trees (openshift/api, read in
-// the module cache) that hack/conformance-variants.sh names, so that
-// `make test` on a fresh machine needs no network and skips them.
+// Package realtrees gives tests the real data the repository does not
+// hold: real API trees (Each) and files the reference generator wrote
+// (ReferenceData). Environment variables name them, so that `make test` on
+// a fresh machine needs neither network nor that data and skips such
+// tests; hack/conformance-variants.sh names the trees, openshift/api read
+// in the module cache.
 package realtrees
 
 import (

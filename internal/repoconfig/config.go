@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/refera"
 )
 
 // FileName is the repository configuration file, in the base directory.
@@ -57,14 +57,15 @@ type Config struct {
 
 	// StrictMarkers, when set, decides whether strict-mode findings
 	// (unknown markers, unknown FeatureGate names) are errors; nil leaves
-	// them warnings unless a strict baseline or a flag opts in (SPEC 9.1).
+	// them warnings unless a strict baseline or a flag opts in
+	// (docs/zero-configuration.md, "Opting in").
 	StrictMarkers *bool
 
 	// ReferenceEra names the era of the reference whose output the tree
-	// holds and whose rules generation follows (payload.Eras,
+	// holds and whose rules generation follows (refera.All,
 	// docs/zero-configuration.md: "Which era a tree is in"); "" detects it
 	// from the payload FeatureGate directory.
-	ReferenceEra payload.Era
+	ReferenceEra refera.Era
 }
 
 // FeatureGateDocs is the featureGateDocs section: crd-manifests writes one

@@ -7,7 +7,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/refera"
 	"github.com/gatedcrd/gatedcrd/internal/yamlfile"
 )
 
@@ -84,7 +84,7 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 		if !ok {
 			return
 		}
-		era, err := payload.ParseEra(s)
+		era, err := refera.Parse(s)
 		if err != nil {
 			p.Addf(val.Line, "referenceEra", "%v", err)
 			return

@@ -1,6 +1,6 @@
 // Command apitest runs the API test suites of any tree of generated CRDs
 // from the command line, on a real API server of the Kubernetes version
-// the repository targets:
+// the repository targets. Usage:
 //
 //	go run github.com/gatedcrd/gatedcrd/apitest/cmd/apitest --base-dir DIR \
 //		[--manifest-merge:payload-manifest-path DIR] [--kube-version 1.32|1.31,1.36|1.30-1.37] [--run REGEX] [--junit FILE]
@@ -51,7 +51,8 @@
 //
 // A release chosen by the flag or the configuration that is not supported
 // is a usage error, and one whose server cannot be built or started fails
-// the run. An inferred release is only a warning in both cases (SPEC 9.1):
+// the run. An inferred release is only a warning in both cases, so that a
+// repository that configured nothing exits as with the reference:
 // the tests then run on the linked release, and the output says so in a
 // warning line and again before the summary, so that no one takes a run
 // on 1.37 for a run on the inferred release.

@@ -408,7 +408,8 @@ func (c *config) skipLists() []*skipList {
 
 // canFallBack reports whether the run may fall back to the linked release
 // when the chosen one cannot be used: only when that release was inferred
-// (SPEC 9.1: at an explicit or configured release it is an error).
+// (at an explicit or configured release it is an error: the user chose
+// it, so a run on another would answer a question they did not ask).
 func (c *config) canFallBack() bool {
 	return !c.target.Explicit && c.fallback == "" && c.target.Minor != kubeversion.Linked
 }

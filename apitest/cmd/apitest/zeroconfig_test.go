@@ -25,10 +25,11 @@ const (
 	operatorRepo     = operatorRepoRoot + "/api/fleet/v1beta1"
 )
 
-// preVersionTree assembles an operator repository's API module (SPEC
-// §9.4) with no configuration: a go.mod requiring apimachinery at
-// apimachinery (none when ""), and the fixture's suites, generated CRD
-// files and pre-version payload files where apitest looks by default.
+// preVersionTree assembles an operator repository's API module with no
+// configuration (suites in tests/<crd>/*.testsuite.yaml, a pre-version
+// payload): a go.mod requiring apimachinery at apimachinery (none when
+// ""), and the fixture's suites, generated CRD files and pre-version
+// payload files where apitest looks by default.
 func preVersionTree(t *testing.T, apimachinery string) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "api")
@@ -198,7 +199,7 @@ func checkPayloadFileNamesDecide(t *testing.T, out, prefix string) {
 	}
 }
 
-// TestInferredReleaseFallsBack checks SPEC 9.1 on a server that cannot be
+// TestInferredReleaseFallsBack checks the zero-configuration rule on a server that cannot be
 // built or started: at an inferred release a warning, and the tests run
 // on the linked release, as the output says; at a release chosen by flag
 // or configuration a failure. The start of every release but the linked

@@ -182,7 +182,8 @@ func depth(t *typeDecl) int {
 	return d
 }
 
-// gateEntries walks the CRD's types as stage 1 does (SPEC 3.4) and returns
+// gateEntries walks the CRD's types as stage 1 does (docs/reference-rules.md,
+// "Gate discovery") and returns
 // the sorted gate entries and the root type's own gates.
 func (c *crd) gateEntries() (entries, top []string) {
 	root := c.Types[0]
@@ -227,7 +228,8 @@ type record struct {
 }
 
 // estimateMerged predicts how many files stage 3 writes for one CRD by
-// running the serialisation decision of SPEC 5.8 on the sets of pertinent
+// running stage 3's choice of files (docs/reference-rules.md, "Which
+// files are written") on the sets of pertinent
 // manifests instead of merged objects. Two tuples with the same pertinent
 // set merge to the same CRD; the converse holds for the content this
 // generator writes (every gate adds something), so the count is exact

@@ -351,7 +351,7 @@ func (b *crdBuilder) finish() {
 	b.c.Types = b.types
 }
 
-// gateRefs returns the gate entries (SPEC 3.4) that marker lines contribute:
+// gateRefs returns the gate entries that marker lines contribute:
 // enable values, each featureGate name, and requiredFeatureGate lists joined
 // with "+".
 func gateRefs(markers []string) []string {

@@ -11,7 +11,8 @@ import (
 )
 
 // TestExampleOutputsAsPredicted pins the committed example's merged files
-// (SPEC §7 for this repository's gates): v1 differs by feature set, so one
+// (docs/reference-rules.md, "The example group", with this repository's
+// gates): v1 differs by feature set, so one
 // file per feature set for both profiles; v1alpha1 exists identically only
 // where Example is on, so one file annotated with those feature sets.
 func TestExampleOutputsAsPredicted(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 )
 
 // payloadCRDsCommand copies the selected generated CRD manifests into the
-// payload directory (SPEC 6.2).
+// payload directory (docs/reference-rules.md, "Payload CRD copy").
 func payloadCRDsCommand(opts *options) *cobra.Command {
 	return &cobra.Command{
 		Use:   "payload-crds",

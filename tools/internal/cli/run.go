@@ -24,7 +24,7 @@ import (
 // results into output and exit statuses.
 func run(opts *options, stages pipeline.Stages) error {
 	if len(opts.requiredFS) > 0 {
-		return &clicontract.Error{Code: ExitUsage, Msg: "error: --required-feature-sets selects the legacy FeatureSet mode, which gatedcrd does not implement (see SPEC 4.6); gate fields with +openshift:enable:FeatureGate instead"}
+		return &clicontract.Error{Code: ExitUsage, Msg: "error: --required-feature-sets selects the legacy FeatureSet mode, which gatedcrd does not implement (see docs/reference-rules.md#the-legacy-featureset-mode); gate fields with +openshift:enable:FeatureGate instead"}
 	}
 	start := time.Now()
 	bl := &strictBaseline{opts: opts}

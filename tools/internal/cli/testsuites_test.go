@@ -10,7 +10,8 @@ import (
 )
 
 // TestTestSuitesOnOperatorRepository: the operator repository fixture
-// names its suites <X>.testsuite.yaml (SPEC 9.4). test-suites --verify
+// names its suites <X>.testsuite.yaml, as operator repositories do.
+// test-suites --verify
 // accepts it as it is and writes nothing; with one suite gone it names
 // that one, and without --verify writes its stub under the same name,
 // after which --verify passes again.

@@ -9,7 +9,7 @@ import (
 )
 
 // TestChecksBeyondTheReferenceAreOptIn pins the zero-configuration
-// contract (SPEC 9.1): each check gatedcrd makes beyond the reference is a
+// contract (docs/zero-configuration.md): each check gatedcrd makes beyond the reference is a
 // warning in a repository that never configured gatedcrd, so its exit
 // status stays the reference's, and an error once the repository opts in.
 func TestChecksBeyondTheReferenceAreOptIn(t *testing.T) {

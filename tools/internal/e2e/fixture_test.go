@@ -105,7 +105,7 @@ func fixtureEnv() []string {
 
 // checkFixtureVersion keeps the fixture's apimachinery at the version
 // codegen links: the Kubernetes release codegen validates against is
-// inferred from it (SPEC §9.1), and another release would mean building a
+// inferred from it, and another release would mean building a
 // separate validation program, minutes per run.
 func checkFixtureVersion(t *testing.T) {
 	t.Helper()

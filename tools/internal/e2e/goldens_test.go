@@ -15,7 +15,8 @@ const (
 	featureSet  = "release.openshift.io/feature-set"
 )
 
-// wantManifest is what review of the goldens against SPEC §9.2 found each
+// wantManifest is what review of the goldens against the pre-version rules
+// (docs/reference-rules.md, "Pre-version trees") found each
 // CRD manifest must be: its profiles and its one feature set ("" for none).
 type wantManifest struct {
 	profiles   []string
@@ -56,7 +57,7 @@ func crdManifests(t *testing.T) map[string][]byte {
 }
 
 // checkGoldens holds the committed manifests to the review, so that a
-// careless -update cannot commit output §9.2 forbids.
+// careless -update cannot commit output the pre-version rules forbid.
 func checkGoldens(t *testing.T) {
 	files := crdManifests(t)
 	if got, want := sortedKeys(files), slices.Sorted(func(yield func(string) bool) {

@@ -21,8 +21,9 @@ type step struct {
 }
 
 // makefileForms are the two ways an operator repository calls codegen
-// (SPEC §9.3). Neither passes a flag beyond the Makefile's, and the fixture
-// has no .gatedcrd.yaml: the zero-configuration contract of §9.1.
+// (docs/operator-repositories.md). Neither passes a flag beyond the
+// Makefile's, and the fixture has no .gatedcrd.yaml: the zero-configuration
+// contract (docs/zero-configuration.md).
 var makefileForms = []struct {
 	name  string
 	steps []step
@@ -124,7 +125,7 @@ func clone(m map[string][]byte) map[string][]byte {
 
 // strictMarkers are lines of the fixture that real operator repositories
 // carry and that strict mode flags; without configuration they must be
-// warnings (SPEC §9.1), each with its file and line.
+// warnings, each with its file and line.
 var strictMarkers = []string{
 	`+kubebuilder:example: "quay.io/example/release:1.0"`,
 	`+kubebuilder:validation:ListType=atomic`,

@@ -31,10 +31,10 @@ type Input struct {
 	// Partial says that Discovery covers only some group-versions, so an
 	// exception matching no type is not an error.
 	Partial bool
-	// EnforceLevels makes a level that breaks the rules of SPEC 6.5 (GA
+	// EnforceLevels makes a level that breaks the level rules (GA
 	// types at 1 unless excepted, beta at 2, alpha at 4, internal at 4) an
 	// error. Otherwise it is a warning and the level the type gives is
-	// written, as the reference does (SPEC 9.1): a repository opts in with
+	// written, as the reference does: a repository opts in with
 	// a compatibility section in .gatedcrd.yaml.
 	EnforceLevels bool
 }

@@ -1,5 +1,5 @@
 // Package compatlevel maintains the "Compatibility level N: ..." line in the
-// Go doc comment of every API type that embeds TypeMeta (SPEC 6.5).
+// Go doc comment of every API type that embeds TypeMeta.
 //
 // Each such type must carry +openshift:compatibility-gen:level=N (N in
 // 1..4) or +openshift:compatibility-gen:internal, and the level must suit

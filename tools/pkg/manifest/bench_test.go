@@ -8,14 +8,16 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/gatedcrd/gatedcrd/internal/realtrees"
 )
 
 // benchManifest is the largest reference CRD manifest, parsed.
 func benchManifest(b *testing.B) map[string]any {
 	b.Helper()
 	root := os.Getenv("GATEDCRD_BENCH_MANIFEST")
-	if root == "" {
-		matches, _ := filepath.Glob(filepath.Join("../../../../shared/reference-data", "*", "*", "*.yaml"))
+	if dir, ok := realtrees.ReferenceDataDir(); root == "" && ok {
+		matches, _ := filepath.Glob(filepath.Join(dir, "*", "*", "*.yaml"))
 		var size int64
 		for _, p := range matches {
 			if st, err := os.Stat(p); err == nil && st.Size() > size {
@@ -24,7 +26,7 @@ func benchManifest(b *testing.B) map[string]any {
 		}
 	}
 	if root == "" {
-		b.Skip("no manifest to benchmark (set GATEDCRD_BENCH_MANIFEST)")
+		b.Skip("no manifest to benchmark (set GATEDCRD_BENCH_MANIFEST or " + realtrees.ReferenceDataEnv + ")")
 	}
 	data, err := os.ReadFile(root)
 	if err != nil {

@@ -8,7 +8,8 @@ import (
 	"github.com/gatedcrd/gatedcrd/features/crdvariant"
 )
 
-// Annotation keys shared by the stages. See SPEC Appendix A.
+// Annotation keys shared by the stages (docs/reference-rules.md,
+// "Annotation keys").
 const (
 	// FeatureGateAnnotationPrefix + <Gate> marks the gate(s) a partial
 	// manifest belongs to; the bare prefix (empty gate name) means ungated.

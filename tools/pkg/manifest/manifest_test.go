@@ -5,19 +5,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gatedcrd/gatedcrd/internal/realtrees"
 )
 
-// referenceData is ../shared/reference-data next to the repository.
+// referenceData is the reference generator's output
+// (realtrees.ReferenceDataEnv); the test skips without it.
 func referenceData(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs("../../../../shared/reference-data")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("reference data not available: %v", err)
-	}
-	return dir
+	return realtrees.ReferenceData(t)
 }
 
 // TestReserialiseReferenceManifests proves that Parse followed by Marshal

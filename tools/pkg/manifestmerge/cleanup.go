@@ -7,7 +7,7 @@ import (
 )
 
 // removedAnnotationPrefixes are the annotations that only steer the
-// pipeline; none reaches an output file (SPEC §5.6 step 2).
+// pipeline; none reaches an output file.
 var removedAnnotationPrefixes = []string{
 	manifest.FilenameAnnotationPrefix,
 	manifest.FeatureGateAnnotationPrefix,
@@ -16,16 +16,16 @@ var removedAnnotationPrefixes = []string{
 }
 
 // removedAnnotations are input annotations whose output value the
-// serialisation decision computes (SPEC §5.8 step 5). A value coming from
-// an input would describe the input's selection, not the output file, so
-// it is dropped (SPEC leaves this open; see doc.go).
+// serialisation decision computes. A value coming from an input would
+// describe the input's selection, not the output file, so it is dropped
+// (the reference's rules do not say; see doc.go).
 var removedAnnotations = []string{
 	manifest.MajorVersionAnnotation,
 	manifest.FeatureSetAnnotation,
 }
 
 // filePattern is the file name of a CRD's outputs with "MARKERS" standing
-// for the name components (SPEC §5.7).
+// for the name components (docs/reference-rules.md, "Output file names").
 type filePattern struct {
 	prefix string // everything before MARKERS
 }
@@ -69,7 +69,8 @@ func patternOf(obj map[string]any) (p filePattern, ok bool) {
 	return filePattern{prefix: strings.Join(append(parts, plural), "_")}, true
 }
 
-// cleanUp turns a merged object into output content (SPEC §5.6), in place.
+// cleanUp turns a merged object into output content (docs/reference-rules.md,
+// "Cleanup"), in place.
 func cleanUp(obj map[string]any) {
 	delete(obj, "status")
 	meta, _ := obj["metadata"].(map[string]any)

@@ -33,8 +33,9 @@ type outputFile struct {
 	keepFeatureGate bool
 }
 
-// decision chooses the fewest files representing every record (SPEC §5.8).
-// allVersions and allFeatureSets are AllV and AllFS; hasFeatureGate reports
+// decision chooses the fewest files representing every record
+// (docs/reference-rules.md, "Which files are written"). allVersions and
+// allFeatureSets are every version and feature set of the tuples; hasFeatureGate reports
 // whether a CRD carries the release.openshift.io/feature-gate annotation.
 func decide(records []record, allVersions []int, allFeatureSets []string, hasFeatureGate func(data int) bool) []outputFile {
 	knownFS := map[string]bool{}
@@ -55,7 +56,8 @@ func decide(records []record, allVersions []int, allFeatureSets []string, hasFea
 	knownFSList := sortedKeys(knownFS)
 	knownPList := sortedInts(knownP)
 
-	// Steps 1 to 3: collapse versions, then feature sets, then profiles.
+	// Collapse versions, then feature sets, then profiles, each over
+	// records of equal content and equal other two dimensions.
 	groups := collapse(records, func(r record) string { return key(r.data, ints(r.profiles), strings.Join(r.featureSets, ",")) },
 		func(dst *record, src record) { dst.versions = unionInts(dst.versions, src.versions) })
 	groups = collapse(groups, func(r record) string { return key(r.data, ints(r.profiles), ints(r.versions)) },
@@ -65,7 +67,7 @@ func decide(records []record, allVersions []int, allFeatureSets []string, hasFea
 
 	var out []outputFile
 	for _, g := range groups {
-		// Step 4.1: a version component unless the CRD is the same in
+		// A version component unless the CRD is the same in
 		// every version.
 		var components []string
 		versions := g.versions
@@ -74,7 +76,9 @@ func decide(records []record, allVersions []int, allFeatureSets []string, hasFea
 		} else {
 			components = append(components, fgpayload.VersionRange(versions))
 		}
-		// Step 4.2.
+		// pSame: the group has every profile with data; fsSame: every
+		// feature set with data, or, when profiles differ, every feature
+		// set with data on each of its profiles.
 		pSame := slices.Equal(g.profiles, knownPList)
 		fsSame := slices.Equal(g.featureSets, knownFSList)
 		if !pSame {
@@ -85,7 +89,7 @@ func decide(records []record, allVersions []int, allFeatureSets []string, hasFea
 				}
 			}
 		}
-		// Step 4.3: the feature-gate annotation replaces the feature-set
+		// The feature-gate annotation replaces the feature-set
 		// annotation when the CRD is the same in every feature set where
 		// it exists.
 		featureSets := g.featureSets
@@ -93,12 +97,13 @@ func decide(records []record, allVersions []int, allFeatureSets []string, hasFea
 		if keepFeatureGate {
 			featureSets = nil
 		}
-		// Step 4.4: listing every feature set says nothing.
+		// Listing every feature set says nothing.
 		if slices.Equal(featureSets, allFeatureSets) {
 			featureSets = nil
 		}
-		// Step 4.5. Each file's components are computed from the group's
-		// own, never from a sibling's.
+		// One file, or one per profile, feature set or both. Each file's
+		// components are computed from the group's own, never from a
+		// sibling's.
 		emit := func(extra []string, profiles []int, fs []string) {
 			out = append(out, outputFile{
 				data:            g.data,

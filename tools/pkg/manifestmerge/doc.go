@@ -1,6 +1,7 @@
-// Package manifestmerge is stage 3 of the CRD pipeline (crd-manifest-merge,
-// SPEC §5): it turns the per-gate partial manifests of stages 1 and 2 into
-// the CustomResourceDefinition files a cluster installs.
+// Package manifestmerge is stage 3 of the CRD pipeline (crd-manifest-merge):
+// it turns the per-gate partial manifests of stages 1 and 2 into the
+// CustomResourceDefinition files a cluster installs, by the reference's
+// rules (docs/reference-rules.md, "Stage 3: merge").
 //
 // # Inputs
 //
@@ -82,8 +83,8 @@
 // annotation "k" for which an override set "k-". Records of equal CRDs are
 // then collapsed by version, feature set and profile, and each group gets
 // one file, one per profile, one per feature set, or one per profile and
-// feature set, exactly as SPEC §5.8 lays out; names follow the CRD's
-// file-name annotations (SPEC §5.7). The files are written with
+// feature set, exactly as docs/reference-rules.md ("Which files are
+// written") lays out; names follow the CRD's file-name annotations. The files are written with
 // pkg/manifest.Marshal into D/zz_generated.crd-manifests/ with a doc.go
 // declaring package <groupDir>_<versionDir>_crdmanifests (characters not
 // allowed in a Go identifier, such as '-' and '.', become '_'). Other
@@ -102,14 +103,14 @@
 //     x-kubernetes-validations as upstream types it, a list keyed by rule:
 //     a later file's rules join the earlier file's, the same rule takes
 //     the later message (ruleKeyedCRDType).
-//   - 2026-01 and 2025-09 (payload without major versions, SPEC §9.2)
+//   - 2026-01 and 2025-09 (payload without major versions)
 //     merge by rule too; their tuples have no version (noVersion), so a
 //     manifest's major-version annotation is not checked and no output
 //     names or annotates versions. Manifests apply in name order, a
 //     combination file moved after the files whose names it contains by
 //     the reference's less-function, through sort.SliceStable (2026-01) or
-//     sort.Slice (2025-09); and the files are chosen by SPEC §9.2's three
-//     rules: one file, else one per feature set with a single feature-set
+//     sort.Slice (2025-09); and the files are chosen by the three rules of
+//     that era: one file, else one per feature set with a single feature-set
 //     name, else per profile (decidePreVersion). The
 //     release.openshift.io/feature-gate annotation is kept like any other.
 //

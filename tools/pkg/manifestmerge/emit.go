@@ -94,7 +94,7 @@ func withOwnAnnotations(obj map[string]any) map[string]any {
 }
 
 // annotate gives an output its profile, version and feature-set
-// annotations (SPEC §5.8 step 5) through the one writer of them, and drops
+// annotations through the one writer of them, and drops
 // the feature-gate annotation unless the decision kept it. A kept value
 // that is not a list of gate names is an error.
 func annotate(obj map[string]any, f outputFile) error {

@@ -63,7 +63,8 @@ func versionedText(e fgpayload.Era) string {
 	return "payload files without major versions"
 }
 
-// decideVersioned is the decision of the version-aware eras (SPEC §5.8).
+// decideVersioned is the decision of the version-aware eras (docs/reference-rules.md,
+// "Which files are written").
 func decideVersioned(records []record, pl *payload, hasFeatureGate func(data int) bool) []outputFile {
 	return decide(records, pl.versions, pl.featureSets, hasFeatureGate)
 }

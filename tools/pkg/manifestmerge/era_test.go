@@ -246,7 +246,8 @@ func preVersionCase(t *testing.T, files map[string]string, payload *fgpayload.Di
 	return out
 }
 
-// TestPreVersionFileChoice covers the three rules of SPEC §9.2 for
+// TestPreVersionFileChoice covers the three pre-version rules
+// (docs/reference-rules.md, "Pre-version trees") for
 // choosing the files of a CRD, and their annotations.
 func TestPreVersionFileChoice(t *testing.T) {
 	const hypershift, selfManaged = 0, 1

@@ -6,8 +6,8 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 )
 
-// Tuples returns the tuples of a payload FeatureGate directory (SPEC §5.2)
-// in the stage's order (featuregate.Tuple.Compare), each with its enabled
+// Tuples returns the tuples of a payload FeatureGate directory
+// (docs/reference-rules.md, "Tuples") in the stage's order (featuregate.Tuple.Compare), each with its enabled
 // gates; a CustomNoUpgrade tuple has none, every gate counting as on. A
 // problem with any manifest is an error, as in the stage. Which output
 // file of the stage is a CRD's in a tuple is crdvariant's to say.

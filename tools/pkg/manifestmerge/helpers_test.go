@@ -82,7 +82,7 @@ func testPayload(versions []int, gates []string, rules ...gateRule) *fgpayload.D
 	return d
 }
 
-// exampleGates are the gates of SPEC §7: Example on in
+// exampleGates are the gates of the reference's example: Example on in
 // TechPreviewNoUpgrade and DevPreviewNoUpgrade, Example2 only in
 // DevPreviewNoUpgrade, both profiles, versions 4..10.
 var exampleGates, exampleRules = []string{"Example", "Example2"}, []gateRule{
@@ -90,12 +90,12 @@ var exampleGates, exampleRules = []string{"Example", "Example2"}, []gateRule{
 	{gate: "Example2", featureSets: []string{"DevPreviewNoUpgrade"}},
 }
 
-// examplePayload is the payload of SPEC §7.
+// examplePayload is the payload of the reference's example.
 func examplePayload() *fgpayload.Directory {
 	return testPayload(defaultVersions, exampleGates, exampleRules...)
 }
 
-// renderPayloadFiles renders the payload of SPEC §7 as the payload
+// renderPayloadFiles renders the payload of the example as the payload
 // renderer writes a directory (all versions of a profile and feature set
 // in one file). The files map receives relative path → content below dir.
 func renderPayloadFiles(files map[string]string, dir string) {

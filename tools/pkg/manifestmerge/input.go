@@ -17,7 +17,8 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
-// Directory and file names of a version directory (SPEC §1.1).
+// Directory and file names of a version directory (docs/reference-rules.md,
+// "File names and layout").
 const (
 	FeatureGatedDirName = manifest.PartialManifestsDirName
 	OverridesDirName    = manifest.OverridesDirName
@@ -172,7 +173,7 @@ func (r *inputReader) readCRDDir(dir, crdName string, rep *reporter) []*partialM
 	return out
 }
 
-// sortForApplication orders manifests as SPEC §5.4 recommends: ungated
+// sortForApplication orders manifests in the versioned eras: ungated
 // manifests first, then manifests needing one gate, then those needing
 // more, fewer gates first; by file name within each group.
 func sortForApplication(ms []*partialManifest) {

@@ -11,7 +11,8 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 )
 
-// startObject is the object every merge starts from (SPEC §5.4).
+// startObject is the object every merge starts from: an empty CRD marked
+// as stage 3's output.
 func startObject() map[string]any {
 	return map[string]any{
 		"apiVersion": crdAPIVersion,

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/merge"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
+	"github.com/gatedcrd/gatedcrd/internal/realtrees"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 )
 
@@ -126,7 +127,7 @@ func yamlOf(t *testing.T, v any) string {
 }
 
 // TestMergeSemantics pins the server-side-apply behaviour users rely on
-// (SPEC §5.5): union, later scalars win, atomic lists are replaced whole,
+// (docs/reference-rules.md, "The merge and its list types"): union, later scalars win, atomic lists are replaced whole,
 // nothing is ever removed, versions merge by name.
 func TestMergeSemantics(t *testing.T) {
 	for _, c := range mergeCases() {
@@ -294,8 +295,8 @@ func TestMergeMatchesServerSideApply(t *testing.T) {
 	for _, c := range mergeCases() {
 		sequences[c.name] = c.sources
 	}
-	if _, err := os.Stat(referenceDir); err == nil {
-		dir := filepath.Join(referenceDir, "example-v1", FeatureGatedDirName, "stableconfigtypes.example.openshift.io")
+	if refDir, ok := realtrees.ReferenceDataDir(); ok {
+		dir := filepath.Join(refDir, "example-v1", FeatureGatedDirName, "stableconfigtypes.example.openshift.io")
 		var example []string
 		for _, name := range []string{"AAA_ungated.yaml", "Example.yaml", "Example+Example2.yaml"} {
 			data, err := os.ReadFile(filepath.Join(dir, name))

@@ -7,7 +7,7 @@ import (
 )
 
 // The rules of the pre-version eras of the reference (before February
-// 2026, SPEC §9.2) that differ from the current ones. The schema of their
+// 2026, docs/reference-rules.md, "Pre-version trees") that differ from the current ones. The schema of their
 // merge (x-kubernetes-validations keyed by rule) is ruleKeyedCRDType; the
 // payload reader reads their directories by file name.
 
@@ -39,7 +39,7 @@ func sortSliceCombinationsLast(ms []*partialManifest) {
 }
 
 // decidePreVersion chooses the files of a CRD as the pre-version reference
-// did (SPEC §9.2), over the records of its tuples (one profile and one
+// did, over the records of its tuples (one profile and one
 // feature set each, in tuple order), comparing merged objects before any
 // profile or feature-set annotation:
 //

@@ -5,30 +5,33 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gatedcrd/gatedcrd/internal/realtrees"
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
-// referenceDir is the reference implementation's data, shared next to the
-// repository (see /work/shared/reference-data/README.md).
-var referenceDir = filepath.Join("..", "..", "..", "..", "shared", "reference-data")
+// referenceDir is the reference generator's output
+// (realtrees.ReferenceDataEnv); the test skips without it.
+func referenceDir(t *testing.T) string {
+	t.Helper()
+	return realtrees.ReferenceData(t)
+}
 
+// requireReference skips the test without the reference's output.
 func requireReference(t *testing.T) {
 	t.Helper()
-	if _, err := os.Stat(referenceDir); err != nil {
-		t.Skipf("reference data not available at %s: %v", referenceDir, err)
-	}
+	referenceDir(t)
 }
 
 // referenceFixture copies the reference's partial manifests of the example
-// group into a fresh tree, with a payload directory rendered for the SPEC
-// §7 facts, and returns the tree's base directory.
+// group into a fresh tree, with a payload directory rendered for the example's
+// gates (docs/reference-rules.md, "The example group"), and returns the tree's base directory.
 func referenceFixture(t *testing.T) string {
 	t.Helper()
 	files := map[string]string{}
 	for _, v := range []string{"v1", "v1alpha1"} {
-		src := filepath.Join(referenceDir, "example-"+v, FeatureGatedDirName)
+		src := filepath.Join(referenceDir(t), "example-"+v, FeatureGatedDirName)
 		err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
@@ -57,7 +60,7 @@ func assertReferenceOutputs(t *testing.T, base string) {
 	t.Helper()
 	for _, v := range []string{"v1", "v1alpha1"} {
 		got := testtree.Snapshot(t, filepath.Join(base, "example", v, OutputDirName))
-		want := testtree.Snapshot(t, filepath.Join(referenceDir, "example-"+v, OutputDirName))
+		want := testtree.Snapshot(t, filepath.Join(referenceDir(t), "example-"+v, OutputDirName))
 		want[DocFileName] = "package example_" + v + "_crdmanifests\n"
 		for _, name := range testtree.Paths(want) {
 			if _, ok := got[name]; !ok {
@@ -75,7 +78,7 @@ func assertReferenceOutputs(t *testing.T, base string) {
 }
 
 // TestReferenceOutputsByteForByte feeds the reference's partial manifests
-// through the stage with a payload rendered for SPEC §7 and expects the
+// through the stage with a payload rendered for the example's gates and expects the
 // reference's merged manifests exactly.
 func TestReferenceOutputsByteForByte(t *testing.T) {
 	requireReference(t)
@@ -87,7 +90,7 @@ func TestReferenceOutputsByteForByte(t *testing.T) {
 	run := mustRun(t, base, discoveryFor(base, referenceGroup), payload)
 	assertReferenceOutputs(t, base)
 
-	// SPEC §7 in numbers: 7 versions x 2 profiles x 5 feature sets.
+	// The example in numbers: 7 versions x 2 profiles x 5 feature sets.
 	v1 := run.result.Versions[0].CRDs[0]
 	if v1.Tuples != 70 || v1.TuplesWithData != 70 || v1.InputSets != 3 || v1.Applies != 3 {
 		t.Errorf("v1 counters = %+v; want 70 tuples with data, 3 input sets, 3 applies", *v1)
@@ -106,12 +109,12 @@ func TestReferenceOutputsByteForByte(t *testing.T) {
 }
 
 // TestReferencePayloadDirectory reads the reference's real payload
-// directory (a large registry where Example and Example2 are on as SPEC §7
-// says) and expects the same outputs.
+// directory (a large registry where Example and Example2 are on as in the
+// example) and expects the same outputs.
 func TestReferencePayloadDirectory(t *testing.T) {
 	requireReference(t)
 	base := referenceFixture(t)
-	payload := loadPayloadDir(t, filepath.Join(referenceDir, "payload-featuregates"))
+	payload := loadPayloadDir(t, filepath.Join(referenceDir(t), "payload-featuregates"))
 	mustRun(t, base, discoveryFor(base, referenceGroup), payload)
 	assertReferenceOutputs(t, base)
 }

@@ -35,7 +35,7 @@ type Input struct {
 	// files again. Every other input is read through the Tree (all of
 	// them, for the separate sub-command).
 	Files []*manifest.File
-	// Payload is the payload FeatureGate directory (SPEC §2.5), as
+	// Payload is the payload FeatureGate directory, as
 	// features/payload read it; its Path names it in messages. Without a
 	// versioned manifest in it the stage fails.
 	Payload *fgpayload.Directory
@@ -416,7 +416,8 @@ func (j *crdJob) run(crdType typed.ParseableType, pl *payload, r *inputReader, b
 }
 
 // write records the outputs and doc.go of a version directory in the tree
-// and removes stale entries of its output directory (SPEC §5.10, §5.11).
+// and removes stale entries of its output directory (docs/reference-rules.md,
+// "Stale files and verify").
 func (vj *versionJob) write(t *tree.Tree, r *inputReader, untouched manifest.Untouched) {
 	res, rep := vj.result, vj.rep
 	outDir := filepath.Join(vj.version.Dir, OutputDirName)

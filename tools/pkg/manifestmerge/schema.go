@@ -39,7 +39,7 @@ type listChange struct {
 	pipeline        schema.List
 }
 
-// pipelineListChanges are the two changes SPEC §5.5 makes to the upstream
+// pipelineListChanges are the two changes the merge makes to the upstream
 // CustomResourceDefinition schema:
 //
 //   - spec.versions becomes a map keyed by name, so that an override can add
@@ -115,7 +115,7 @@ func changedSchema(upstream *schema.Schema, changes []listChange) (*schema.Schem
 		}
 	}
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("the upstream CustomResourceDefinition schema changed shape; review SPEC §5.5 before updating the pipeline: %w", errors.Join(errs...))
+		return nil, fmt.Errorf("the upstream CustomResourceDefinition schema changed shape; review docs/reference-rules.md#the-merge-and-its-list-types before updating the pipeline: %w", errors.Join(errs...))
 	}
 	return &schema.Schema{Types: types}, nil
 }
@@ -191,7 +191,7 @@ var pipelineCRDType = sync.OnceValues(func() (typed.ParseableType, error) {
 })
 
 // ruleKeyedCRDType is the CustomResourceDefinition type of the eras before
-// 2026-03-18 (SPEC §9.2): spec.versions keyed by name as in
+// 2026-03-18: spec.versions keyed by name as in
 // pipelineCRDType, x-kubernetes-validations keyed by rule as upstream has
 // it, so that a later manifest's rules join the earlier ones.
 var ruleKeyedCRDType = sync.OnceValues(func() (typed.ParseableType, error) {

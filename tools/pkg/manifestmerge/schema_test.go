@@ -41,8 +41,8 @@ func upstream(t *testing.T) *schema.Schema {
 	return s
 }
 
-// TestUpstreamSchemaShape pins the upstream list types that SPEC §5.5
-// relies on. If Kubernetes changes one of them this test fails, and the
+// TestUpstreamSchemaShape pins the upstream list types that the merge
+// relies on (docs/reference-rules.md, "The merge and its list types"). If Kubernetes changes one of them this test fails, and the
 // pipeline's merge semantics must be reviewed before updating it.
 func TestUpstreamSchemaShape(t *testing.T) {
 	up := upstream(t)
@@ -68,7 +68,7 @@ func TestUpstreamSchemaShape(t *testing.T) {
 	for _, c := range cases {
 		l := fieldList(t, up, c.typeName, c.field)
 		if l.ElementRelationship != c.relationship || strings.Join(l.Keys, ",") != strings.Join(c.keys, ",") {
-			t.Errorf("upstream %s.%s is %s; SPEC §5.5 expects a %s list keyed by %v", c.typeName, c.field, describeList(l), c.relationship, c.keys)
+			t.Errorf("upstream %s.%s is %s; the merge expects a %s list keyed by %v", c.typeName, c.field, describeList(l), c.relationship, c.keys)
 		}
 	}
 	// Untyped values merge as "deduced": maps key by key, lists atomic.

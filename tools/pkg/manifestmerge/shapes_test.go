@@ -22,7 +22,8 @@ func with(base []string, more ...string) []string {
 var allFixed = []string{"Default", "DevPreviewNoUpgrade", "OKD", "TechPreviewNoUpgrade"}
 
 // Each test below pins one shape of output that real API groups produce
-// (SPEC §5.8 consequences and §7.3); the golden directory under
+// (docs/reference-rules.md, "Which files are written" and "The example
+// group"); the golden directory under
 // testdata/golden/ holds the expected zz_generated.crd-manifests/.
 
 // Every tuple yields the same CRD: one file, no suffix, both profiles, no
@@ -126,7 +127,7 @@ func TestShapeManifestMajorVersionList(t *testing.T) {
 }
 
 // A manual override adds a scale subresource to the generated v1 on
-// SelfManagedHA only (the SPEC §5.1 example).
+// SelfManagedHA only (the example of docs/pipeline.md).
 func TestShapeOverrideAddsScaleForOneProfile(t *testing.T) {
 	override := `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -168,7 +169,7 @@ metadata:
 // A CRD can mix kinds of files: -Default, -OKD and -TechPreviewNoUpgrade
 // (the same on both profiles) next to per-profile DevPreviewNoUpgrade and
 // CustomNoUpgrade files, because manifests restricted to one profile add
-// different fields there (the SPEC §5.8 example).
+// different fields there.
 func TestShapeMixedKinds(t *testing.T) {
 	payload := testPayload(defaultVersions, []string{"Example", "DevOnly"},
 		gateRule{gate: "Example", featureSets: []string{"TechPreviewNoUpgrade", "DevPreviewNoUpgrade"}},

@@ -18,8 +18,8 @@ const (
 	featureSetCustom  = string(featuregate.CustomNoUpgrade)
 )
 
-// clusterProfiles are the profiles of every tuple, in tuple order
-// (SPEC §5.2): the profiles the FeatureGate registry renders. A tuple or a
+// clusterProfiles are the profiles of every tuple, in tuple order:
+// the profiles the FeatureGate registry renders. A tuple or a
 // manifest refers to a profile by its index here.
 var clusterProfiles = featuregate.ClusterProfiles()
 
@@ -42,9 +42,9 @@ func profileIndexOf(p featuregate.ClusterProfileName) int {
 // payload is what the stage derives from the FeatureGate files: the tuple
 // dimensions and the tuples themselves, the same for every CRD.
 type payload struct {
-	// versions is AllV: every known major version, ascending.
+	// versions is every known major version, ascending.
 	versions []int
-	// featureSets is AllFS: CustomNoUpgrade and every feature set of a
+	// featureSets is CustomNoUpgrade and every feature set of a
 	// versioned payload file, sorted.
 	featureSets []string
 	// tuples hold their enabled gates, sorted; a CustomNoUpgrade tuple
@@ -53,7 +53,8 @@ type payload struct {
 	tuples []featuregate.TupleGates
 }
 
-// readPayload computes the tuples of SPEC §5.2 from the payload directory
+// readPayload computes the tuples (docs/reference-rules.md,
+// "Tuples") from the payload directory
 // (nil reads as empty). A Directory from fgpayload.ReadDir is already
 // consistent; a hand-built one may not be, so problems with single
 // manifests are still added to problems.
@@ -148,8 +149,8 @@ func knownProfiles() string {
 	return strings.Join(keys, ", ")
 }
 
-// pertinent reports whether m takes part in the merge for t (SPEC §5.3,
-// with the major-version annotation read as "t's version is in the list";
+// pertinent reports whether m takes part in the merge for t
+// (docs/reference-rules.md, "Pertinence", with the major-version annotation read as "t's version is in the list";
 // unchecked for the tuples of a pre-version payload).
 func (m *partialManifest) pertinent(t featuregate.TupleGates) bool {
 	if m.restricted && !m.profiles[profileIndexOf(t.ClusterProfile)] {

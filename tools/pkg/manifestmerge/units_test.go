@@ -8,7 +8,8 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 )
 
-// TestFilePattern covers the file name table of SPEC §5.7.
+// TestFilePattern covers the file name table (docs/reference-rules.md,
+// "Output file names").
 func TestFilePattern(t *testing.T) {
 	const r, o, n = manifest.FilenameRunLevelAnnotation, manifest.FilenameOperatorAnnotation, manifest.FilenameOrderingAnnotation
 	cases := []struct {
@@ -42,7 +43,8 @@ func TestFilePattern(t *testing.T) {
 	}
 }
 
-// TestPertinence covers SPEC §5.3 with the "version is in the list"
+// TestPertinence covers the pertinence rules (docs/reference-rules.md,
+// "Pertinence") with the "version is in the list"
 // reading of the major-version annotation.
 func TestPertinence(t *testing.T) {
 	tp := featuregate.TupleGates{
@@ -77,7 +79,7 @@ func TestPertinence(t *testing.T) {
 }
 
 // TestApplicationOrder: ungated first, then single gates, then
-// combinations by size; by name within each (SPEC §5.4, our reading).
+// combinations by size; by name within each (docs/decisions.md, "Stage 3 (merge)").
 func TestApplicationOrder(t *testing.T) {
 	ms := []*partialManifest{
 		{name: "Zeta", gates: []string{"Zeta"}},
@@ -135,7 +137,8 @@ func TestPackageName(t *testing.T) {
 	}
 }
 
-// TestCleanUp covers SPEC §5.6 and the stripped output-only annotations.
+// TestCleanUp covers the cleanup rules (docs/reference-rules.md,
+// "Cleanup") and the stripped output-only annotations.
 func TestCleanUp(t *testing.T) {
 	obj := map[string]any{
 		"status": map[string]any{},
@@ -174,7 +177,7 @@ func TestCleanUp(t *testing.T) {
 	}
 }
 
-// TestAnnotate covers SPEC §5.8 step 5, including a CRD left without
+// TestAnnotate covers the annotations of each output file, including a CRD left without
 // annotations by "key-" deletions.
 func TestAnnotate(t *testing.T) {
 	obj := map[string]any{"kind": "CustomResourceDefinition"}

@@ -1,8 +1,9 @@
 // Package partialschemas is stage 1 of the CRD pipeline
-// (`empty-partial-schemas`, SPEC §3): it finds the CRD root types of each
+// (`empty-partial-schemas`): it finds the CRD root types of each
 // API version package, works out which FeatureGates can change each CRD,
 // and records one partial manifest per gate entry, without schema, for
-// stage 2 to complete.
+// stage 2 to complete. docs/reference-rules.md ("Stage 1: partial
+// manifests") states the reference's rules it follows.
 //
 // # Packages and root types
 //

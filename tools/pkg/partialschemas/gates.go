@@ -38,7 +38,7 @@ type site struct {
 	pkg *types.Package
 }
 
-// walker collects the gate entries of one CRD (SPEC 3.4): it visits the
+// walker collects the gate entries of one CRD: it visits the
 // root type and every type reachable from it through serialised struct
 // fields, pointers, slices and maps, across packages, each named type once.
 type walker struct {

@@ -9,7 +9,7 @@ import (
 )
 
 // TestGateDiscovery pins the gate entries the type walk finds for every
-// row of the SPEC 3.4 marker table and every way of reaching a type
+// marker that names gates (docs/reference-rules.md, "Gate discovery") and every way of reaching a type
 // (pointers to named non-struct types, map keys and values, slice
 // elements, embedded and anonymous structs, recursive types, other API
 // packages, plain packages, aliases), the stop points (runtime.Object,

@@ -19,7 +19,8 @@ import (
 )
 
 // Object returns the partial manifest of the CRD for one gate entry as a
-// typed object, without schema (SPEC 3.5).
+// typed object, without schema (docs/reference-rules.md, "Partial manifest
+// content").
 func (c *CRD) Object(entry string) *apiextensionsv1.CustomResourceDefinition {
 	annotations := c.Annotations()
 	for _, gate := range splitEntry(entry) {
@@ -130,7 +131,8 @@ func jsonWithoutSchema(m map[string]any, version any) ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// crdPlan is what the write policy (SPEC 3.6) decided for the directory
+// crdPlan is what the write policy (an unchanged manifest is left alone
+// so that its schema survives) decided for the directory
 // of a CRD, before anything is written: the problems that stop the CRD,
 // the manifests found unchanged and those to write, and the stray entries
 // to remove.
@@ -372,7 +374,7 @@ func (c *CRD) summaryEntry() summaryEntry {
 	}
 }
 
-// Summary returns the bytes of the version's summary file (SPEC 3.7): one
+// Summary returns the bytes of the version's summary file: one
 // single-key document per CRD in Go type name order, each followed by an
 // empty line; no bytes at all when the package has no root types.
 func (vr *VersionResult) Summary() ([]byte, error) {

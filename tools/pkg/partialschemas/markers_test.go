@@ -8,7 +8,7 @@ import (
 )
 
 // TestTypeLevelMarkers pins the manifest fields and summary entries each
-// type-level marker of SPEC 3.2 produces (one root type per row), the
+// type-level marker (docs/reference-rules.md, "Type markers") produces (one root type per row), the
 // warnings for the root-type markers stage 1 ignores, the empty summary of
 // a selected package without root types, and a group whose .codegen.yaml
 // disables stage 1.

@@ -25,7 +25,8 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
-// File and directory names stage 1 owns (SPEC Appendix B).
+// File and directory names stage 1 owns (docs/reference-rules.md, "File
+// names and layout").
 const (
 	// ManifestsDirName is the directory below a version directory that holds
 	// one sub-directory of partial manifests per CRD.

@@ -1,6 +1,6 @@
 // Package payloadcrds copies the generated CRD manifests that ship in the
 // release payload into one flat directory (payload-manifests/crds/ by
-// default), selected by the glob lists of .gatedcrd.yaml (SPEC 6.2).
+// default), selected by the glob lists of .gatedcrd.yaml.
 //
 // The copy is written through a tree.Tree: the directory ends up holding
 // exactly the selected files, so --verify reports a differing or missing

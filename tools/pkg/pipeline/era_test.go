@@ -57,7 +57,8 @@ func must(t *testing.T, err error) {
 // TestPreVersionPayload: a tree whose payload directory is in the
 // pre-version format regenerates: the era is detected, and the corpus'
 // CRD (different in every feature set) keeps its files, one per feature
-// set with a single feature-set name, as SPEC §9.2 chooses them.
+// set with a single feature-set name, as the reference of that era chose
+// them.
 func TestPreVersionPayload(t *testing.T) {
 	dir := preVersionCorpus(t, "")
 	r := pipeline.New(pipeline.Options{BaseDir: dir, PayloadDir: pipeline.DefaultPayloadDir})

@@ -58,7 +58,7 @@ type Options struct {
 	PayloadDir string
 	// StrictMarkers decides whether strict-mode findings
 	// (diag.Diagnostic.Strict) are errors (true) or warnings (false). nil
-	// leaves it to the repository (SPEC 9.1): strictMarkers of
+	// leaves it to the repository: strictMarkers of
 	// .gatedcrd.yaml, else on when a strict baseline file exists, else off.
 	StrictMarkers *bool
 	// AcceptStrict, when set, is asked about every strict-mode error; it
@@ -91,8 +91,7 @@ type Options struct {
 	// building the CRD validation program of a non-linked KubeVersion.
 	Progress io.Writer
 	// Era is the era of the reference generator whose rules the payload
-	// FeatureGate directory is read and the merge follows (SPEC §9.2,
-	// payload.Eras); empty detects it from the payload files: 2026-01
+	// FeatureGate directory is read and the merge follows (payload.Eras); empty detects it from the payload files: 2026-01
 	// when none carries major versions, 2026-03 when all do.
 	Era payload.Era
 	// WriteLock, when set, is the tree's write lock (LockWrites), held by

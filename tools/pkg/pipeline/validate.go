@@ -160,7 +160,8 @@ const (
 )
 
 // optIn returns the findings of a check beyond the reference's: as they
-// are when the repository opted in to it, else as warnings (SPEC 9.1),
+// are when the repository opted in to it, else as warnings
+// (docs/zero-configuration.md),
 // counted in Run.NotOptedIn.
 func (r *Run) optIn(check string, optedIn bool, found []diag.Diagnostic) []diag.Diagnostic {
 	if optedIn {

@@ -1,7 +1,7 @@
 // Package requiredannotations checks that every final CRD manifest
 // (zz_generated.crd-manifests/) of the configured API groups carries the
 // configured annotations, by default api-approved.openshift.io on every
-// group ending in .openshift.io (SPEC 6.4). Partial manifests and manual
+// group ending in .openshift.io, as openshift/api requires. Partial manifests and manual
 // overrides are not checked: only what ships matters, and an override may
 // well supply the annotation.
 //

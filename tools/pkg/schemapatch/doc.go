@@ -1,7 +1,8 @@
 // Package schemapatch is stage 2 of the CRD pipeline: it fills
 // spec.versions[*].schema.openAPIV3Schema of every partial manifest with the
 // structural schema generated from the Go types, as seen with exactly the
-// feature gates of that manifest enabled (SPEC §4).
+// feature gates of that manifest enabled. docs/reference-rules.md
+// ("Stage 2: schemas") states the reference's rules it follows.
 //
 // # What is processed
 //

@@ -12,7 +12,7 @@ import (
 
 // Stage 3 output below the version directories.
 //
-// Stage 2 skips stage 3's merged manifests (SPEC 4.1: they carry
+// Stage 2 skips stage 3's merged manifests (they carry
 // manifest.MergedAnnotation), but only parsing a file proves that it is
 // one, and on a generated tree those files are about half of the YAML
 // below the version directories. When stage 3 runs in the same process

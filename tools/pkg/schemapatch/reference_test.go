@@ -8,26 +8,28 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
+	"github.com/gatedcrd/gatedcrd/internal/realtrees"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 )
 
-// referenceDir holds YAML written by the reference implementation, next to
-// the repository (see shared/reference-data/README.md).
-var referenceDir = filepath.Join("..", "..", "..", "..", "shared", "reference-data")
+// referenceDir holds YAML written by the reference generator
+// (realtrees.ReferenceDataEnv); the test skips without it.
+func referenceDir(t *testing.T) string {
+	t.Helper()
+	return realtrees.ReferenceData(t)
+}
 
 // referencePartials returns the reference's partial manifests (the files
 // stage 2 of the reference completed), by path.
 func referencePartials(t *testing.T) map[string][]byte {
 	t.Helper()
-	if _, err := os.Stat(referenceDir); err != nil {
-		t.Skipf("reference data not available at %s: %v", referenceDir, err)
-	}
-	paths, err := filepath.Glob(filepath.Join(referenceDir, "*", "zz_generated.featuregated-crd-manifests", "*", "*.yaml"))
+	dir := referenceDir(t)
+	paths, err := filepath.Glob(filepath.Join(dir, "*", "zz_generated.featuregated-crd-manifests", "*", "*.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(paths) == 0 {
-		t.Fatalf("no partial manifests below %s", referenceDir)
+		t.Fatalf("no partial manifests below %s", dir)
 	}
 	out := map[string][]byte{}
 	for _, p := range paths {
@@ -106,7 +108,7 @@ func TestReferenceSchemasRoundTrip(t *testing.T) {
 // metav1.Condition in a list map, metadata reduced to {type: object}) are
 // byte for byte those of the reference.
 func TestUpstreamDescriptionsMatchReference(t *testing.T) {
-	refPath := filepath.Join(referenceDir, "example-v1", "zz_generated.featuregated-crd-manifests",
+	refPath := filepath.Join(referenceDir(t), "example-v1", "zz_generated.featuregated-crd-manifests",
 		"stableconfigtypes.example.openshift.io", "AAA_ungated.yaml")
 	partials := referencePartials(t)
 	ref, err := manifest.Parse(partials[refPath])

@@ -139,7 +139,8 @@ type crdManifest struct {
 	path string
 	data []byte
 	obj  map[string]any
-	// gates is the active gate set (SPEC 4.2).
+	// gates is the active gate set: the suffixes of the manifest's
+	// feature-gate.release.openshift.io/ annotation keys.
 	gates markerdefs.GateSet
 	// apiGroup and kind are spec.group and spec.names.kind ("" if absent).
 	apiGroup, kind string
@@ -159,7 +160,7 @@ type crdManifest struct {
 }
 
 // Run fills spec.versions[*].schema.openAPIV3Schema of every CRD manifest of
-// the selected group-versions (SPEC §4), writing changed manifests into the
+// the selected group-versions, writing changed manifests into the
 // Tree. Problems with the input are added to in.Problems; a manifest whose
 // schema generation reported an error is left untouched. Run returns an
 // error only when it cannot run at all, or, when in.Problems is nil, for the
@@ -206,7 +207,7 @@ func (s *stage) run() {
 	s.res.Timing.Write = t2.Sub(t1)
 }
 
-// selectAndGenerate finds the manifests to process (SPEC 4.1) and builds
+// selectAndGenerate finds the manifests to process and builds
 // the schemas they need. The candidates are every .yaml file below each
 // selected version directory of a group whose stage 2 is enabled; the
 // manifests are those that are apiextensions.k8s.io/v1
@@ -581,7 +582,8 @@ func (m *crdManifest) takeSchemas() {
 	m.kinds = nil
 }
 
-// write applies the schemas (SPEC 4.4) and records every manifest whose
+// write applies the schemas (docs/reference-rules.md, "How the schema is
+// written") and records every manifest whose
 // bytes change in the Tree. Serialisation, the costly part, runs in
 // parallel: manifests are independent and the shared schema maps are only
 // read. Results are recorded in path order.

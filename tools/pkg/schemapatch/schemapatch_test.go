@@ -59,7 +59,8 @@ const (
 )
 
 // TestEffectTable pins down, manifest by manifest, what each gate set does
-// to the Widget schema (the fixture's counterpart of SPEC §4.5).
+// to the Widget schema (the fixture's counterpart of the example's
+// table in docs/reference-rules.md, "How the schema is written").
 func TestEffectTable(t *testing.T) {
 	l := load(t, prepare(t, "gates"))
 	_, tr := l.mustRun(t)

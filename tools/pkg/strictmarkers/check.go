@@ -35,7 +35,9 @@ var otherGenerators = []string{
 	"openshift:compatibility-gen:internal",
 }
 
-// legacyFeatureSet markers select the FeatureSet mode of SPEC 4.6.
+// legacyFeatureSet markers select the legacy FeatureSet mode, which
+// gatedcrd does not implement (docs/reference-rules.md, "The legacy
+// FeatureSet mode").
 var legacyFeatureSet = []string{
 	"openshift:enable:FeatureSets",
 	"openshift:validation:FeatureSetAwareEnum",

@@ -20,5 +20,6 @@
 // Findings are errors that the caller marks strict: a run keeps them errors
 // only when the repository opted in to strict markers (a flag, the
 // configuration or a strict baseline), and reports them as warnings
-// otherwise (SPEC 9.1).
+// otherwise, so that a repository that configured nothing exits as with
+// the reference.
 package strictmarkers

@@ -10,8 +10,8 @@ import (
 )
 
 // The two names a suite takes after the partial manifest <X>.yaml it
-// covers: <X>.yaml in openshift/api (SPEC 6.4) and <X>.testsuite.yaml in
-// operator repositories (SPEC 9.4). apitest runs both (internal/suitefile
+// covers: <X>.yaml in openshift/api and <X>.testsuite.yaml in operator
+// repositories. apitest runs both (internal/suitefile
 // decides what is a suite at all); only this check reads the name.
 const (
 	plainSuffix     = ".yaml"
@@ -73,7 +73,7 @@ func (s suiteNames) covers(versionDir, crd, partial string) bool {
 // versionDir: the convention of the nearest suites, those of that
 // directory, else of the version's other CRDs, else of the whole tree, so
 // that a new CRD of an operator repository gets <X>.testsuite.yaml like
-// its neighbours; plain .yaml (SPEC 6.4) where the tree has no suite.
+// its neighbours; plain .yaml, openshift/api's name, where the tree has no suite.
 func (s suiteNames) stubSuffix(versionDir, crd string) string {
 	scopes := [][]string{s[versionDir][crd], s.ofVersion(versionDir), s.ofTree()}
 	for _, names := range scopes {
@@ -101,7 +101,7 @@ func (s suiteNames) ofTree() []string {
 }
 
 // convention returns .testsuite.yaml when more of names end in it than
-// not, else .yaml: a mixed directory keeps SPEC 6.4's name.
+// not, else .yaml: a mixed directory keeps openshift/api's name.
 func convention(names []string) string {
 	n := 0
 	for _, name := range names {

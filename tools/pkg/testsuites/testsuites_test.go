@@ -64,7 +64,7 @@ func TestStubsForMissingSuites(t *testing.T) {
 	}
 }
 
-// operatorRepo is the operator repository fixture (SPEC 9.4): its suites
+// operatorRepo is the operator repository fixture: its suites
 // are named <X>.testsuite.yaml after the partial manifests.
 const operatorRepo = "../../internal/e2e/testdata/operatorrepo/api"
 
@@ -106,7 +106,7 @@ func TestOperatorSuitesCoverTheirPartialManifests(t *testing.T) {
 // TestStubNameFollowsTheNearestSuites: a stub takes the name convention of
 // the suites of its CRD, else of its version's other CRDs, else of the
 // tree's; a tree without suites, or a directory where .testsuite.yaml is
-// not the majority, gets SPEC 6.4's <X>.yaml.
+// not the majority, gets openshift/api's <X>.yaml.
 func TestStubNameFollowsTheNearestSuites(t *testing.T) {
 	const (
 		w = "zz_generated.featuregated-crd-manifests/widgets.example.openshift.io/"
