@@ -11,6 +11,7 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/internal/clicontract"
 	"github.com/gatedcrd/gatedcrd/internal/suitefile"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/watch"
 )
@@ -110,6 +111,10 @@ func runWatch(ctx context.Context, opts *options, flags watchFlags) (err error) 
 		Out:   opts.stderr,
 		Quiet: opts.Quiet,
 		Full:  flags.full,
+		// The per-package Go files of the saved packages, with the
+		// generators' flags and .codegen.yaml sections as a bare run.
+		Outputs:      []generator.Generator{&opts.generators.swaggerDocs},
+		GengoOutputs: []generator.Generator{&opts.generators.deepcopy, &opts.generators.modelName},
 	}
 	if flags.suites {
 		runner, err := startSuiteRunner(ctx, opts, flags)
