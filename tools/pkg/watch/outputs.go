@@ -1,9 +1,12 @@
 package watch
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -13,6 +16,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/genfiles"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/gengo"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
@@ -401,21 +405,52 @@ func (w *Watcher) commitLater(t *tree.Tree, rep *Report) error {
 		}
 		rep.Written++
 		rep.Files = append(rep.Files, tree.Rel(w.base, c.Path))
-		w.noteOwnWrite(c.Path, c.New)
+		w.noteOwnWrite(c.Path, c.Old, c.New)
 	}
 	slices.Sort(rep.Files)
 	return nil
 }
 
-// noteOwnWrite records a Go file the watcher wrote, so that its event
-// starts no cycle, and tells the kept packages and discovery that it
-// changed.
-func (w *Watcher) noteOwnWrite(p string, data []byte) {
+// noteOwnWrite records a file the watcher wrote over old (nil: created),
+// so that its event starts no cycle, and tells the kept packages of a Go
+// file, unless they hold nothing of it before and after: a generated file
+// the listing does not compile and whose build constraints stay (a
+// deepcopy file), or one the load leaves out both times
+// (genfiles.Unneeded: a swagger doc file). The packages would be listed
+// again for nothing. Discovery sees the change itself (the file's size
+// and time).
+func (w *Watcher) noteOwnWrite(p string, old, data []byte) {
 	w.seen[p] = sha256.Sum256(data)
-	if isGoSource(p) {
-		w.unseen = append(w.unseen, p)
-		w.keep.Directories().Forget(filepath.Dir(p))
+	if !isGoSource(p) || old == nil {
+		if isGoSource(p) {
+			w.unseen = append(w.unseen, p)
+		}
+		return
 	}
+	name := filepath.Base(p)
+	if genfiles.Unneeded(name, old) && genfiles.Unneeded(name, data) {
+		return
+	}
+	if !w.session.Compiles(p) && sameConstraints(old, data) {
+		return
+	}
+	w.unseen = append(w.unseen, p)
+}
+
+// sameConstraints says whether two contents of a Go file have the same
+// text before their package clause (build constraints, file comments).
+func sameConstraints(a, b []byte) bool {
+	pa, oka := beforePackage(a)
+	pb, okb := beforePackage(b)
+	return oka && okb && bytes.Equal(pa, pb)
+}
+
+func beforePackage(src []byte) ([]byte, bool) {
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.PackageClauseOnly|parser.ParseComments)
+	if err != nil {
+		return nil, false
+	}
+	return src[:f.Package-1], true
 }
 
 func generatorNames(gens []generator.Generator) []string {

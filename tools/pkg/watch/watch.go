@@ -589,7 +589,7 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 func (w *Watcher) remember(r cycleRun) {
 	for _, c := range r.changes {
 		if c.Kind == tree.Create || c.Kind == tree.Update {
-			w.noteOwnWrite(c.Path, c.New)
+			w.noteOwnWrite(c.Path, c.Old, c.New)
 		}
 		w.noteWritten(c)
 	}
