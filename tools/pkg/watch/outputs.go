@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/klog/v2"
+
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
@@ -227,6 +229,10 @@ type laterRun struct {
 	inputs   int
 }
 
+// klogExit is the panic that stands for klog's exit of the process
+// during a gengo run.
+type klogExit int
+
 // laterResult is what a laterRun generated.
 type laterResult struct {
 	run      *laterRun
@@ -302,12 +308,22 @@ func kubernetesPackage(p string) bool {
 }
 
 // execute runs the gengo generators of j into a tree of their own. A
-// generator that panics fails the run, not the watch.
+// generator that panics, or ends the process through klog (deepcopy-gen
+// and the model name generator do on a malformed +k8s: tag, which a save
+// mid-edit may hold), fails the run, not the watch: klog has printed its
+// message by then.
 func (j *laterRun) execute() (res laterResult) {
 	start := time.Now()
 	res = laterResult{run: j, tree: tree.New(), problems: &diag.List{}}
+	exit := klog.OsExit
+	klog.OsExit = func(code int) { panic(klogExit(code)) }
 	defer func() {
-		if p := recover(); p != nil {
+		klog.OsExit = exit
+		switch p := recover().(type) {
+		case nil:
+		case klogExit:
+			res.err = errors.New("a generator stopped on the error printed above; the files stay as they were")
+		default:
 			res.err = fmt.Errorf("generating Go files: %v", p)
 		}
 		res.took = time.Since(start)

@@ -236,3 +236,32 @@ func TestImportersDeepcopyFollowsTheTypesTheyHold(t *testing.T) {
 	}
 	sameOutputs(t, "after the edits", dir, nil)
 }
+
+// TestAMalformedTagFailsTheGengoRunNotTheWatch saves a +k8s:deepcopy-gen
+// tag with a value deepcopy-gen rejects, which makes it end the process
+// through klog: the run fails, writes nothing, and the watch goes on; the
+// save that fixes the tag writes the file.
+func TestAMalformedTagFailsTheGengoRunNotTheWatch(t *testing.T) {
+	dir := exampleTree(t, true, false)
+	in, later := goOutputs()
+	w := startedWith(t, dir, Options{NewRun: newRun(dir), Outputs: in, GengoOutputs: later})
+	deepcopy := filepath.Join(dir, "example/v1", generators.DeepcopyFile)
+	before := readFile(t, deepcopy)
+	for _, s := range []struct {
+		tag  string
+		fail bool
+	}{{"pakage", true}, {"package", false}} {
+		doc := filepath.Join(dir, "example/v1/doc.go")
+		saveAs(t, doc, "// +k8s:deepcopy-gen="+s.tag+"\n"+strings.TrimPrefix(string(readFile(t, doc)), "// +k8s:deepcopy-gen=pakage\n"))
+		if rep := w.Cycle(w.changedOf(setOf([]string{doc}))); rep.Err != nil {
+			t.Fatalf("%s: cycle: %v", s.tag, rep.Err)
+		}
+		rep, ran := w.Settle()
+		if !ran || (rep.Err != nil) != s.fail {
+			t.Fatalf("%s: gengo run %v: %+v, want failure %v", s.tag, ran, rep, s.fail)
+		}
+		if changed := !bytes.Equal(before, readFile(t, deepcopy)); changed == s.fail {
+			t.Errorf("%s: deepcopy file changed %v, want %v", s.tag, changed, !s.fail)
+		}
+	}
+}
