@@ -72,6 +72,9 @@ func newOutputs() outputs {
 // (nil: gone), and whether it changed.
 func (w *Watcher) noteCode(p string, data []byte) {
 	o := &w.out
+	if o.code == nil {
+		*o = newOutputs()
+	}
 	old, known := o.code[p]
 	sum, ok := codeHash(data)
 	if data == nil || !ok {
