@@ -11,6 +11,7 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/internal/clicontract"
 	"github.com/gatedcrd/gatedcrd/internal/suitefile"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/watch"
 )
@@ -26,7 +27,11 @@ func watchCommand(opts *options) *cobra.Command {
 after every save regenerates and writes the files that changed, printing one
 line per cycle (what changed, files written, findings, time taken) and every
 warning and error with file and line as a one-shot run does. A cycle with
-errors writes nothing: the files of the last good cycle stay.
+errors writes nothing: the files of the last good cycle stay. A save also
+regenerates the saved package's swagger docs in its cycle and, when it
+changed more than comments, its deepcopy and model name files (and those
+of the packages holding a changed type) in the background after it, each
+group's .codegen.yaml and the generators' flags applying as in a bare run.
 
 It holds the tree's write lock during each cycle, so a one-shot codegen run
 that writes (make update-codegen-crds) waits for it instead of interleaving.
@@ -110,6 +115,10 @@ func runWatch(ctx context.Context, opts *options, flags watchFlags) (err error) 
 		Out:   opts.stderr,
 		Quiet: opts.Quiet,
 		Full:  flags.full,
+		// The per-package Go files of the saved packages, with the
+		// generators' flags and .codegen.yaml sections as a bare run.
+		Outputs:      []generator.Generator{&opts.generators.swaggerDocs},
+		GengoOutputs: []generator.Generator{&opts.generators.deepcopy, &opts.generators.modelName},
 	}
 	if flags.suites {
 		runner, err := startSuiteRunner(ctx, opts, flags)

@@ -63,6 +63,11 @@ type Context struct {
 	Log io.Writer
 	// Cache, when set, keeps the files of Cached generators between runs.
 	Cache *gencache.Cache
+	// GengoPatterns, when not nil, are the packages Gengo loads instead
+	// of every API package and the Kubernetes packages: codegen watch
+	// regenerates the files of a few packages from a universe of those
+	// and of what they import that a whole load would request too.
+	GengoPatterns []string
 
 	gengoOnce sync.Once
 	universe  *gengo.Universe
@@ -187,10 +192,14 @@ func (c *Context) Logf(format string, args ...any) {
 
 // Gengo returns the run's gengo universe: every API package (of the whole
 // tree, also in a partial run: openapi documents them all) and the
-// Kubernetes packages OpenAPI documents, parsed on the first call and
-// shared by every later one.
+// Kubernetes packages OpenAPI documents, or GengoPatterns when set,
+// parsed on the first call and shared by every later one.
 func (c *Context) Gengo() (*gengo.Universe, error) {
 	c.gengoOnce.Do(func() {
+		if c.GengoPatterns != nil {
+			c.universe, c.gengoErr = gengo.Load(c.Discovery.ModuleDir, c.GengoPatterns)
+			return
+		}
 		kube, err := c.KubernetesPackages()
 		if err != nil {
 			c.gengoErr = err

@@ -53,5 +53,12 @@
 // find the root types reaching them; a group-version none of whose root
 // types does, and whose package did not change, is not regenerated. A
 // change beyond type declarations regenerates every CRD of the package.
+//
+// With Options.Outputs and Options.GengoOutputs, a save also regenerates
+// the saved packages' own Go files (outputs.go): swagger docs in its
+// cycle, deepcopy and model names in a gengo run after it, only when the
+// save changed code or +k8s: tags (codeHash), for those packages and the
+// ones whose types reach a changed declaration, from a gengo universe of
+// just them and what they import.
 // See docs/watch.md.
 package watch

@@ -39,8 +39,12 @@ func TestTuneGC(t *testing.T) {
 		{[]string{"GOMEMLIMIT=off"}, fmt.Sprintf("GOGC=%d GOMEMLIMIT=%d held=%d", GCPercent, math.MaxInt64, GCPercent)},
 		{[]string{"GOGC=off", "GOMEMLIMIT=2GiB"}, fmt.Sprintf("GOGC=-1 GOMEMLIMIT=%d held=-1", 2<<30)},
 	}
+	self, err := os.Executable() // os.Args[0] is "codegen" (TestMain)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range cases {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestTuneGC$")
+		cmd := exec.Command(self, "-test.run=^TestTuneGC$")
 		cmd.Env = append(withoutGCVars(os.Environ()), "GATEDCRD_TUNEGC_CHILD=1")
 		cmd.Env = append(cmd.Env, c.env...)
 		out, err := cmd.Output()

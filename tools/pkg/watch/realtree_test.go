@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -117,4 +118,80 @@ func sameFiles(t testing.TB, what string, want, got map[string]string) {
 		t.Fatalf("%s: no generated file to compare", what)
 	}
 	sameTree(t, what, want, got)
+}
+
+// TestRealTreeGoOutputs checks the per-package Go files of the watch on
+// a real tree (GATEDCRD_WATCH_REAL_TREE, as TestRealTreeCycles; edited in
+// place): a doc comment of Infrastructure (swagger docs in the cycle, no
+// gengo run), a pointer field in InfrastructureSpec (a gengo run of
+// config/v1), and one in TLSProfileSpec, which types of other groups
+// hold (a gengo run of config/v1 and of those groups' packages). After
+// the edits the swagger docs, deepcopy and model name files are those a
+// bare codegen run writes; after undoing them, those the tree had.
+func TestRealTreeGoOutputs(t *testing.T) {
+	dir := os.Getenv("GATEDCRD_WATCH_REAL_TREE")
+	if dir == "" {
+		t.Skip("set GATEDCRD_WATCH_REAL_TREE to a writable copy of a real tree prepared by hack/real-tree.sh fetch")
+	}
+	before := generatedGoFiles(t, dir)
+	in, later := goOutputs()
+	w := startedWith(t, dir, Options{NewRun: newRun(dir), Outputs: in, GengoOutputs: later})
+	infra := filepath.Join(dir, "config/v1/types_infrastructure.go")
+	tls := filepath.Join(dir, "config/v1/types_tlssecurityprofile.go")
+	const pointer = "\t// benchCount was added by the test.\n\t// +optional\n\tBenchCount *int32 `json:\"benchCount,omitempty\"`\n"
+	edits := []struct {
+		what  string
+		edit  func()
+		file  string
+		gengo []string // packages the gengo run must cover; nil: no run
+	}{
+		{"doc comment of Infrastructure", func() { testtree.ToggleDoc(t, infra) }, infra, nil},
+		{"pointer field in InfrastructureSpec", func() { testtree.ToggleField(t, infra, "InfrastructureSpec", pointer) }, infra, []string{"config/v1"}},
+		{"pointer field in TLSProfileSpec", func() { testtree.ToggleField(t, tls, "TLSProfileSpec", pointer) }, tls, []string{"config/v1", "operator/v1"}},
+	}
+	step := func(what string, edit func(), file string, gengo []string) {
+		t.Helper()
+		edit()
+		rep := w.Cycle(w.changedOf(setOf([]string{file})))
+		if rep.Err != nil {
+			t.Fatalf("%s: %v", what, rep.Err)
+		}
+		later, ran := w.Settle()
+		t.Logf("%s: cycle %v, %d written; gengo run %v of %v, %d written, %v", what, rep.Duration, rep.Written, ran, later.Scope, later.Written, later.Duration)
+		if ran != (gengo != nil) || later.Err != nil {
+			t.Fatalf("%s: gengo run %v, want %v: %+v", what, ran, gengo != nil, later)
+		}
+		for _, pkg := range gengo {
+			if !slices.Contains(later.Scope, pkg) {
+				t.Errorf("%s: the gengo run did not cover %s: %v", what, pkg, later.Scope)
+			}
+		}
+	}
+	for _, e := range edits {
+		step(e.what, e.edit, e.file, e.gengo)
+	}
+	sameOutputs(t, "after the edits", dir, nil)
+	for _, i := range []int{2, 0, 1} {
+		e := edits[i]
+		step("undo the "+e.what, e.edit, e.file, e.gengo)
+	}
+	sameFiles(t, "after undoing the edits", before, generatedGoFiles(t, dir))
+}
+
+// generatedGoFiles reads the per-package Go files of a real tree
+// (hack/real-tree.sh list-generated-go) but the OpenAPI file.
+func generatedGoFiles(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	out, err := exec.Command(realTreeScript, "list-generated-go", dir).Output()
+	if err != nil {
+		t.Fatalf("list-generated-go: %v", err)
+	}
+	files := map[string]string{}
+	for _, rel := range strings.Fields(string(out)) {
+		if strings.HasPrefix(rel, "openapi/") {
+			continue
+		}
+		files[rel] = string(readFile(t, filepath.Join(dir, rel)))
+	}
+	return files
 }

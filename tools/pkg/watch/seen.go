@@ -28,6 +28,7 @@ func (w *Watcher) changedOf(pending map[string]bool) []string {
 		}
 		if isGoSource(p) {
 			w.noteDecls(p, data, h)
+			w.noteCode(p, data)
 		}
 		out = append(out, p)
 	}
@@ -101,6 +102,7 @@ func (w *Watcher) seedGoFile(p string) {
 	if !isOutputSource(p) && w.decls[p] == nil {
 		w.decls[p] = declHashes(data)
 	}
+	w.seedCode(p, data)
 	if _, ok := w.seen[p]; !ok {
 		w.seen[p] = sha256.Sum256(data)
 	}

@@ -77,7 +77,13 @@ type SharedUserConfigSpec struct {
 // when the test ends.
 func started(t testing.TB, dir string) *Watcher {
 	t.Helper()
-	w, err := New(dir, Options{NewRun: newRun(dir)})
+	return startedWith(t, dir, Options{NewRun: newRun(dir)})
+}
+
+// startedWith is started with opts.
+func startedWith(t testing.TB, dir string, opts Options) *Watcher {
+	t.Helper()
+	w, err := New(dir, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package watch
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +15,8 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
@@ -59,12 +60,34 @@ type Options struct {
 	// without regenerating anything for them: codegen watch --suites
 	// re-runs the API test suites that were edited.
 	Observe func(path string) bool
+	// Outputs are generators of each API package's own Go files that
+	// read only that package's files (codegen passes swaggerdocs, with
+	// its flags): a cycle runs them, after the CRD stages and into the
+	// same tree, for the packages whose Go files changed, restricted as
+	// --api-group-versions restricts a run, so their files are written
+	// with the CRDs'. Each group's .codegen.yaml applies as in a bare
+	// codegen run.
+	Outputs []generator.Generator
+	// GengoOutputs are such generators that need a gengo universe
+	// (deepcopy, modelname): they run after a cycle that saw the code or
+	// +k8s: tags of a package change (not for doc comments alone), for
+	// that package and the packages whose types reach a changed
+	// declaration of it, from a universe of just those and what they
+	// import; in the background under Run (a cycle of a later save does
+	// not wait for them), else when Settle is called. Their report has
+	// Generators set.
+	GengoOutputs []generator.Generator
 }
 
 // Report is what one cycle did.
 type Report struct {
-	// Cycle counts from 1, the full run at the start.
+	// Cycle counts from 1, the full run at the start. A run of
+	// Options.GengoOutputs has the number of the last cycle.
 	Cycle int
+	// Generators, set for a run of Options.GengoOutputs, name its
+	// generators; its Scope then lists the package directories it
+	// regenerated the files of, relative to the base directory.
+	Generators []string
 	// Changed are the inputs that changed since the last cycle, relative
 	// to the base directory (none for the first).
 	Changed []string
@@ -155,6 +178,9 @@ type Watcher struct {
 	// current cycle wrote and those it replaced or removed, for the
 	// keep's manifest memo (see memo.go).
 	written, replaced [][]byte
+	// out is what the watcher keeps to regenerate the Go files of the
+	// packages the saves change (outputs.go).
+	out outputs
 }
 
 // New returns a watcher of the tree at baseDir. Close it when done.
@@ -181,7 +207,7 @@ func New(baseDir string, opts Options) (*Watcher, error) {
 	}
 	w := &Watcher{opts: opts, base: base, fsw: fsw, watched: map[string]bool{}, seen: map[string][32]byte{}, full: true,
 		decls: map[string]map[string][32]byte{}, parsed: map[string]parsedGo{},
-		session: goload.NewSession(base), keep: pipeline.NewKeep()}
+		session: goload.NewSession(base), keep: pipeline.NewKeep(), out: newOutputs()}
 	if err := w.watchTree(base); err != nil {
 		fsw.Close()
 		return nil, err
@@ -205,6 +231,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 	// Seed before the first cycle, not after: a save made while it runs
 	// (or right after it reports) must differ from what was seen.
 	w.seed()
+	w.out.background = true
 	w.Cycle(nil)
 	s := &w.save
 	s.pending = map[string]bool{}
@@ -227,6 +254,8 @@ func (w *Watcher) Run(ctx context.Context) error {
 				return nil
 			}
 			w.collect(ev)
+		case res := <-w.out.done:
+			w.finishLater(res)
 		case <-s.fire:
 			s.fire = nil
 			if s.waited == 0 && w.superseded() {
@@ -317,8 +346,10 @@ func (w *Watcher) cycle(changed []string, waited time.Duration) Report {
 		// A change that did not come through changedOf: any type.
 		if dir := filepath.Dir(p); w.relevant(p) == goSource && !edited.has(dir) {
 			edited.add(dir, nil, true)
+			w.out.codeEdited[dir] = true
 		}
 	}
+	w.dueOutputs(changed, edited)
 	scope, full := w.scope(changed)
 	var kinds map[string][]string
 	if !full {
@@ -381,6 +412,7 @@ func (w *Watcher) cycle(changed []string, waited time.Duration) Report {
 	if scope == nil {
 		collectAfterFullRun()
 	}
+	w.startLater()
 	return rep
 }
 
@@ -499,7 +531,8 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 	}
 	var loaded *graph
 	var universe *goload.Universe
-	r.Options.OnLoaded = func(l *pipeline.Loaded) { loaded, universe = graphOf(l), l.Universe }
+	var disc *discovery.Result
+	r.Options.OnLoaded = func(l *pipeline.Loaded) { loaded, universe, disc = graphOf(l), l.Universe, l.Discovery }
 	changes, err := r.Generate()
 	if w.speculative && w.superseded() {
 		if err != nil {
@@ -515,9 +548,16 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 		return out, err
 	}
 	w.payloadDir = r.PayloadDir()
+	if scope == nil {
+		w.out.snapshot(disc)
+	}
+	if err := w.inCycle(r, changes); err != nil {
+		return out, err
+	}
 	if err := changes.Write(); err != nil {
 		return out, err
 	}
+	clear(w.out.docs)
 	for _, c := range changes.List {
 		switch c.Kind {
 		case tree.Create, tree.Update:
@@ -549,7 +589,7 @@ func (w *Watcher) generate(scope []string, kinds map[string][]string, fresh bool
 func (w *Watcher) remember(r cycleRun) {
 	for _, c := range r.changes {
 		if c.Kind == tree.Create || c.Kind == tree.Update {
-			w.seen[c.Path] = sha256.Sum256(c.New)
+			w.noteOwnWrite(c.Path, c.Old, c.New)
 		}
 		w.noteWritten(c)
 	}
