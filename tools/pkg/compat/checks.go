@@ -95,6 +95,9 @@ type Difference struct {
 	// New says the difference concerns a CRD or version that the old CRD
 	// does not have: it is reported as new, never as breaking.
 	New bool
+	// Removal says the difference is a field removed: compat then tells a
+	// field deleted from the types from one behind a FeatureGate.
+	Removal bool
 }
 
 // A Comparer compares the CRD a tuple installed in the old tree with the
@@ -174,6 +177,9 @@ func compare(r *runner.Runner, oldCRD, newCRD *apiextensionsv1.CustomResourceDef
 		}
 	}
 	out = dropRemovalEchoes(out)
+	for i := range out {
+		out[i].Removal = out[i].Check == checkFieldRemoval
+	}
 	sortRaw(out)
 	return out
 }

@@ -172,8 +172,10 @@ func (c *crdComparison) run(name string) *CRDReport {
 	if n != nil {
 		newGates = n.gates
 	}
-	for g := range o.gates {
-		gates[g] = true
+	if o != nil {
+		for g := range o.gates {
+			gates[g] = true
+		}
 	}
 	for g := range newGates {
 		gates[g] = true
@@ -457,7 +459,7 @@ func (c *crdComparison) gateChange(changed []GateState, u, nv *variant) GateChan
 	gc.AddedFields = outermost(nf, uf)
 	gc.RemovedFields = outermost(uf, nf)
 	for _, f := range c.compare(u, nv) {
-		if f.Check == checkFieldRemoval {
+		if f.Removal {
 			continue
 		}
 		gc.Other = append(gc.Other, fmt.Sprintf("%s %s: %s", f.Check, f.Path, f.Message))
@@ -468,7 +470,7 @@ func (c *crdComparison) gateChange(changed []GateState, u, nv *variant) GateChan
 // removalNote tells a field deleted from the types from one that is only
 // missing in this tuple, because the new tree still has it elsewhere.
 func (c *crdComparison) removalNote(n *crdSide, f Difference) string {
-	if f.Check != checkFieldRemoval {
+	if !f.Removal {
 		return ""
 	}
 	if c.present == nil {

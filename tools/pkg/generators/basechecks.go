@@ -84,7 +84,9 @@ func (b *baseCheck) run(ctx *generator.Context, tool string, checkNew bool, comp
 			}
 			return false
 		},
-		Comparer: func() (compat.Comparer, error) { return &byGroup{factories: byDir, made: map[string]compat.Comparer{}}, nil },
+		Comparer: func() (compat.Comparer, error) {
+			return &byGroup{factories: byDir, made: map[string]compat.Comparer{}}, nil
+		},
 	})
 	if err != nil {
 		return &BaseError{err}
