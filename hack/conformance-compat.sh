@@ -5,6 +5,14 @@
 # tools/pkg/compat/testdata/real-summary.json. compat only reads files, so
 # the trees are used where `go mod download` puts them.
 #
+# Then the same two trees become the two commits of a scratch git
+# repository (base, then head), and the head tree's own
+# hack/verify-crdify.sh and hack/verify-crd-schema-checker.sh run with
+# COMPARISON_BASE=base and our binary as CODEGEN; both must fail (exit 1:
+# the trees have breaking changes), and TestRealPair in
+# tools/pkg/generators pins every finding of both checks
+# (tools/pkg/generators/testdata/real-pair-*.txt).
+#
 # Usage: hack/conformance-compat.sh [-update]
 #   -update  rewrite the expected summary instead of checking it
 # Environment: GO (default go), COMPAT_OLD_MODULE, COMPAT_NEW_MODULE.
@@ -42,8 +50,42 @@ fi
 tail -n 1 "$bin/report.txt"
 
 update=()
+pair_update=()
 if [ "${1:-}" = "-update" ]; then
   update=(-args -update-real-summary)
+  pair_update=(-args -update-real-pair)
 fi
 COMPAT_OLD_TREE=$old COMPAT_NEW_TREE=$new \
   "$GO" -C tools test -count=1 -run '^TestRealTrees$' ./pkg/compat "${update[@]}"
+
+# The scratch repository: base is the old tree, HEAD (and the work tree)
+# the new one. Module zips carry no execute bits; the scripts get them.
+repo=$bin/repo
+mkdir -p "$repo"
+git -C "$repo" init -q -b master
+cp -r "$old/." "$repo/"
+chmod -R u+w "$repo"
+commit() {
+  chmod +x "$repo"/hack/*.sh "$repo"/hack/lib/*.sh 2>/dev/null || true
+  git -C "$repo" add -A
+  git -C "$repo" -c user.email=ci@example.io -c user.name=ci -c commit.gpgsign=false commit -q -m "$1"
+}
+commit base
+git -C "$repo" tag base
+find "$repo" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
+cp -r "$new/." "$repo/"
+chmod -R u+w "$repo"
+commit head
+for script in verify-crdify.sh verify-crd-schema-checker.sh; do
+  status=0
+  TIMEFORMAT="hack/$script: %3R s wall, %3U s user, %3S s sys"
+  time (cd "$repo" && COMPARISON_BASE=base CODEGEN="$bin/codegen" "hack/$script") >"$bin/$script.out" 2>&1 || status=$?
+  if [ "$status" -ne 1 ]; then
+    tail -40 "$bin/$script.out" >&2
+    echo "$0: hack/$script exited $status; expected 1 (the trees have breaking changes)" >&2
+    exit 1
+  fi
+  grep -E '^(crdify|schemacheck): base' "$bin/$script.out"
+done
+CRDIFY_REAL_REPO=$repo \
+  "$GO" -C tools test -count=1 -run '^TestRealPair$' ./pkg/generators "${pair_update[@]}"
