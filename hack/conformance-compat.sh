@@ -76,10 +76,13 @@ find "$repo" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
 cp -r "$new/." "$repo/"
 chmod -R u+w "$repo"
 commit head
+run_script() {
+  (cd "$repo" && COMPARISON_BASE=base CODEGEN="$bin/codegen" "hack/$1") >"$bin/$1.out" 2>&1
+}
 for script in verify-crdify.sh verify-crd-schema-checker.sh; do
   status=0
   TIMEFORMAT="hack/$script: %3R s wall, %3U s user, %3S s sys"
-  time (cd "$repo" && COMPARISON_BASE=base CODEGEN="$bin/codegen" "hack/$script") >"$bin/$script.out" 2>&1 || status=$?
+  time run_script "$script" || status=$?
   if [ "$status" -ne 1 ]; then
     tail -40 "$bin/$script.out" >&2
     echo "$0: hack/$script exited $status; expected 1 (the trees have breaking changes)" >&2

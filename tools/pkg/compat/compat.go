@@ -38,6 +38,9 @@ type Options struct {
 	Include func(path string) bool
 	// Tool names the command in the report's summary line ("compat").
 	Tool string
+	// Preview classifies breaking findings about a CRD or version that
+	// only NoUpgrade feature sets install as ClassPreview.
+	Preview bool
 }
 
 // Run compares the CRDs of two trees tuple by tuple.
@@ -96,7 +99,7 @@ func Run(opts Options) (*Report, error) {
 		if r == nil {
 			return
 		}
-		c := &crdComparison{old: old, cur: cur, comparer: r, checkNew: opts.CheckNew, cache: map[[2][sha256.Size]byte][]Difference{}}
+		c := &crdComparison{old: old, cur: cur, comparer: r, checkNew: opts.CheckNew, preview: opts.Preview, cache: map[[2][sha256.Size]byte][]Difference{}}
 		rep.CRDs[i] = c.run(sorted[i])
 		if c.err != nil {
 			once.Do(func() { runErr = c.err })
@@ -117,6 +120,7 @@ type crdComparison struct {
 	old, cur *side
 	comparer Comparer
 	checkNew bool
+	preview  bool
 	// name and groupDirs are the CRD's, for the comparer.
 	name      string
 	groupDirs []string
@@ -544,15 +548,15 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// classify marks the breaking findings about a CRD or a version that no
-// upgradeable tuple (a feature set not ending in NoUpgrade: Default, OKD)
-// of either tree installs as preview findings, then sorts the findings by
-// class. A cluster of such a feature set cannot upgrade, so a change there
+// classify marks, with Options.Preview, the breaking findings about a
+// CRD or a version that no upgradeable tuple (a feature set not ending in
+// NoUpgrade: Default, OKD) of either tree installs as preview findings,
+// then sorts the findings by class. A cluster of such a feature set cannot upgrade, so a change there
 // breaks no stored object that an upgrade carries along.
 func (c *crdComparison) classify(rep *CRDReport, sides ...*crdSide) {
 	var upgradeable map[string]bool // version names; nil until needed
 	for _, f := range rep.Findings {
-		if f.Class != ClassBreaking {
+		if f.Class != ClassBreaking || !c.preview {
 			continue
 		}
 		if upgradeable == nil {

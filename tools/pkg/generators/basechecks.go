@@ -76,6 +76,7 @@ func (b *baseCheck) run(ctx *generator.Context, tool string, checkNew bool, comp
 		PayloadDir: b.PayloadDir,
 		Tool:       tool,
 		CheckNew:   checkNew,
+		Preview:    true,
 		Include: func(p string) bool {
 			for _, d := range versionDirs {
 				if strings.HasPrefix(p, d) {
@@ -150,7 +151,7 @@ func (g *Crdify) Name() string { return "crdify" }
 
 // AddFlags registers --crdify:comparison-base.
 func (g *Crdify) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&g.Base, "crdify:comparison-base", DefaultComparisonBase, "git revision (branch, tag or commit) of the repository holding --base-dir whose CRDs `codegen crdify` compares with, variant by variant")
+	fs.StringVar(&g.Base, "crdify:comparison-base", DefaultComparisonBase, "git revision (branch, tag or commit) of the repository holding --base-dir that codegen crdify compares the CRDs with, variant by variant")
 }
 
 // DefaultCrdifyConfig is openshift/api's configuration of crdify.
@@ -211,7 +212,7 @@ func (g *SchemaCheck) Name() string { return "schemacheck" }
 // AddFlags registers the --schemacheck: flags.
 func (g *SchemaCheck) AddFlags(fs *pflag.FlagSet) {
 	known := strings.Join(schemacheck.Known, ", ")
-	fs.StringVar(&g.Base, "schemacheck:comparison-base", DefaultComparisonBase, "git revision (branch, tag or commit) of the repository holding --base-dir whose CRDs `codegen schemacheck` compares with, variant by variant")
+	fs.StringVar(&g.Base, "schemacheck:comparison-base", DefaultComparisonBase, "git revision (branch, tag or commit) of the repository holding --base-dir that codegen schemacheck compares the CRDs with, variant by variant")
 	fs.StringSliceVar(&g.Enabled, "schemacheck:enabled-validators", nil, "comparators to run besides the default ones (ignored for a group whose .codegen.yaml has a schemacheck section); known: "+known)
 	fs.StringSliceVar(&g.Disabled, "schemacheck:disabled-validators", nil, "comparators not to run (ignored for a group whose .codegen.yaml has a schemacheck section); known: "+known)
 }
