@@ -17,7 +17,7 @@ type CrdifyConfig struct {
 	// unhandledEnforcement, conversion, validations) as JSON, nil when
 	// absent; the crdify check decodes and validates it.
 	Config []byte
-	// ConfigLine is the line of the config key.
+	// ConfigLine is the line where the config mapping starts.
 	ConfigLine int
 }
 
