@@ -98,6 +98,12 @@ type Difference struct {
 	// Removal says the difference is a field removed: compat then tells a
 	// field deleted from the types from one behind a FeatureGate.
 	Removal bool
+	// NewField says the difference judges a field the old CRD lacks (not
+	// a change to one it has). For a tuple that did not install the CRD,
+	// when the old tree installs it elsewhere, only such differences count,
+	// and only those made against every old variant: a field some tuple
+	// already had is not new.
+	NewField bool
 }
 
 // A Comparer compares the CRD a tuple installed in the old tree with the

@@ -225,7 +225,7 @@ func (c *crdComparison) run(name string) *CRDReport {
 		for _, t := range c.cur.tuples {
 			if nv := n.variants[t.Tuple]; nv != nil {
 				rep.NewTuples.add(t)
-				c.checkNewVariant(t, nv, addFinding)
+				c.checkNewVariant(t, nv, nil, addFinding)
 			}
 		}
 		rep.Findings = findings.list()
@@ -250,7 +250,7 @@ func (c *crdComparison) run(name string) *CRDReport {
 			} else {
 				newTuples.add(nt)
 			}
-			c.checkNewVariant(nt, nv, addFinding)
+			c.checkNewVariant(nt, nv, o, addFinding)
 			continue
 		case nv == nil:
 			if len(changed) > 0 && n != nil {
@@ -318,13 +318,58 @@ func (c *crdComparison) run(name string) *CRDReport {
 // checkNewVariant compares a variant of a tuple that did not install the
 // CRD with nothing, when the comparer judges new CRDs alone; such
 // findings carry a note saying so.
-func (c *crdComparison) checkNewVariant(t featuregate.TupleGates, nv *variant, add func(featuregate.TupleGates, Difference, string)) {
+func (c *crdComparison) checkNewVariant(t featuregate.TupleGates, nv *variant, o *crdSide, add func(featuregate.TupleGates, Difference, string)) {
 	if !c.checkNew {
 		return
 	}
-	for _, f := range c.compare(nil, nv) {
-		add(t, f, "the CRD is new in these tuples")
+	if o == nil || len(o.variants) == 0 {
+		for _, f := range c.compare(nil, nv) {
+			add(t, f, "the CRD is new in these tuples")
+		}
+		return
 	}
+	// The old tree installs the CRD in other tuples: a field is new only
+	// if none of them had it.
+	count := map[string]int{}
+	var order []Difference
+	seen := map[string]bool{}
+	n := 0
+	for _, ov := range distinctVariants(o) {
+		n++
+		for _, f := range c.compare(ov, nv) {
+			if !f.NewField {
+				continue
+			}
+			k := findingKey(f)
+			if count[k]++; !seen[k] {
+				seen[k] = true
+				order = append(order, f)
+			}
+		}
+	}
+	for _, f := range order {
+		if count[findingKey(f)] == n {
+			add(t, f, "the CRD is new in these tuples; no tuple of the old tree had the field")
+		}
+	}
+}
+
+// distinctVariants lists a CRD's variants once each, by id.
+func distinctVariants(s *crdSide) []*variant {
+	byID := map[string]*variant{}
+	for _, v := range s.variants {
+		byID[v.id] = v
+	}
+	ids := make([]string, 0, len(byID))
+	for id := range byID {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	out := make([]*variant, len(ids))
+	for i, id := range ids {
+		out[i] = byID[id]
+	}
+	return out
 }
 
 // checkFieldRemoval is crdify's check for removed fields.

@@ -170,6 +170,20 @@ func TestHandMadePairs(t *testing.T) {
 			schema: []string{"preview NoFieldRemoval v1 ^.spec.b @ TechPreviewNoUpgrade on Hypershift,SelfManagedHA, major version 4-10"},
 		},
 		{
+			// A copied API: v1 new beside the v1alpha1 it was copied from;
+			// its untagged list is the one v1alpha1 had.
+			name: "new version copied from an older one",
+			base: files{"": {{Name: "v1alpha1", Storage: true, Spec: object(props{"l": list("")})}}},
+			head: files{"": {{Name: "v1", Storage: true, Spec: object(props{"l": list("")})}, {Name: "v1alpha1", Spec: object(props{"l": list("")})}}},
+		},
+		{
+			// A gate promotion installs in Default a CRD that only
+			// TechPreviewNoUpgrade had: its fields are not new.
+			name: "CRD newly installed where other tuples had it",
+			base: files{"TechPreviewNoUpgrade": v1(object(props{"l": list("")}))},
+			head: everywhere(object(props{"l": list("")})),
+		},
+		{
 			name: "new CRD with an untagged list", base: files{}, head: everywhere(object(props{"l": list("")})),
 			schema: []string{"breaking ListsMustHaveSSATags v1 ^.spec.l @ " + all},
 			fails:  [2]bool{false, true},

@@ -31,12 +31,12 @@ func costs(old, cur *apiextensionsv1.CustomResourceDefinition) []compat.Differen
 	for _, r := range rules {
 		if r.Cost > admission.RuleBudget && !had[[2]string{r.Version, r.Rule}] {
 			out = append(out, compat.Difference{Check: MustNotExceedCostBudget, Version: r.Version, Path: r.Path,
-				Message: fmt.Sprintf("rule %q has an estimated cost of %d, over the API server's budget of %d per rule", r.Rule, r.Cost, admission.RuleBudget)})
+				Message: fmt.Sprintf("rule %q has an estimated cost of %d, over the API server's budget of %d per rule", r.Rule, r.Cost, admission.RuleBudget), NewField: true})
 		}
 	}
 	if total > admission.CRDBudget && (old == nil || oldTotal <= admission.CRDBudget) {
 		out = append(out, compat.Difference{Check: MustNotExceedCostBudget, Path: "^",
-			Message: fmt.Sprintf("the CEL rules of a version have an estimated total cost of %d, over the API server's budget of %d", total, admission.CRDBudget)})
+			Message: fmt.Sprintf("the CEL rules of a version have an estimated total cost of %d, over the API server's budget of %d", total, admission.CRDBudget), NewField: true})
 	}
 	return out
 }

@@ -28,7 +28,7 @@ func (c *Comparer) newFields(old, cur *apiextensionsv1.CustomResourceDefinition)
 		had := paths(old, v.Name)
 		add := func(check, p, format string, args ...any) {
 			if c.enabled[check] {
-				out = append(out, compat.Difference{Check: check, Version: v.Name, Path: p, Message: fmt.Sprintf(format, args...)})
+				out = append(out, compat.Difference{Check: check, Version: v.Name, Path: p, Message: fmt.Sprintf(format, args...), NewField: true})
 			}
 		}
 		walk(v.Schema.OpenAPIV3Schema, func(s *apiextensionsv1.JSONSchemaProps, p string) {
@@ -86,14 +86,20 @@ func conditionProblems(s *apiextensionsv1.JSONSchemaProps) []string {
 }
 
 // paths lists the schema paths of one version of crd ("^.spec.x"); empty
-// when crd is nil or lacks the version.
+// when crd is nil. When crd lacks the version, a new version usually copied
+// from an older one, the paths of every version of crd count: a field the
+// API had is not new for being copied.
 func paths(crd *apiextensionsv1.CustomResourceDefinition, version string) map[string]bool {
 	out := map[string]bool{}
 	if crd == nil {
 		return out
 	}
+	has := false
 	for _, v := range crd.Spec.Versions {
-		if v.Name == version && v.Schema != nil {
+		has = has || v.Name == version
+	}
+	for _, v := range crd.Spec.Versions {
+		if (v.Name == version || !has) && v.Schema != nil {
 			walk(v.Schema.OpenAPIV3Schema, func(_ *apiextensionsv1.JSONSchemaProps, p string) { out[p] = true })
 		}
 	}
