@@ -5,13 +5,14 @@
 # tools/pkg/compat/testdata/real-summary.json. compat only reads files, so
 # the trees are used where `go mod download` puts them.
 #
-# Then the same two trees become the two commits of a scratch git
-# repository (base, then head), and the head tree's own
+# Then two pairs of real trees (the two above, and a pre-version tree of
+# January 2026 with the old one) each become the two commits of a scratch
+# git repository (base, then head), and the head tree's own
 # hack/verify-crdify.sh and hack/verify-crd-schema-checker.sh run with
-# COMPARISON_BASE=base and our binary as CODEGEN; both must fail (exit 1:
+# COMPARISON_BASE=base and our binary as CODEGEN; each must fail (exit 1:
 # the trees have breaking changes), and TestRealPair in
 # tools/pkg/generators pins every finding of both checks
-# (tools/pkg/generators/testdata/real-pair-*.txt).
+# (tools/pkg/generators/testdata/real-pair-<pair>-<check>.txt).
 #
 # Usage: hack/conformance-compat.sh [-update]
 #   -update  rewrite the expected summary instead of checking it
@@ -58,37 +59,47 @@ fi
 COMPAT_OLD_TREE=$old COMPAT_NEW_TREE=$new \
   "$GO" -C tools test -count=1 -run '^TestRealTrees$' ./pkg/compat "${update[@]}"
 
-# The scratch repository: base is the old tree, HEAD (and the work tree)
-# the new one. Module zips carry no execute bits; the scripts get them.
-repo=$bin/repo
-mkdir -p "$repo"
-git -C "$repo" init -q -b master
-cp -r "$old/." "$repo/"
-chmod -R u+w "$repo"
+# A scratch repository per pair: base is the old tree, HEAD (and the work
+# tree) the new one. Module zips carry no execute bits; the scripts get
+# them.
 commit() {
-  chmod +x "$repo"/hack/*.sh "$repo"/hack/lib/*.sh 2>/dev/null || true
-  git -C "$repo" add -A
-  git -C "$repo" -c user.email=ci@example.io -c user.name=ci -c commit.gpgsign=false commit -q -m "$1"
+  chmod +x "$1"/hack/*.sh "$1"/hack/lib/*.sh 2>/dev/null || true
+  git -C "$1" add -A
+  git -C "$1" -c user.email=ci@example.io -c user.name=ci -c commit.gpgsign=false commit -q -m "$2"
 }
-commit base
-git -C "$repo" tag base
-find "$repo" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
-cp -r "$new/." "$repo/"
-chmod -R u+w "$repo"
-commit head
-run_script() {
-  (cd "$repo" && COMPARISON_BASE=base CODEGEN="$bin/codegen" "hack/$1") >"$bin/$1.out" 2>&1
+scratch_pair() { # NAME OLD NEW
+  local repo=$bin/$1
+  mkdir -p "$repo"
+  git -C "$repo" init -q -b master
+  cp -r "$2/." "$repo/"
+  chmod -R u+w "$repo"
+  commit "$repo" base
+  git -C "$repo" tag base
+  find "$repo" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
+  cp -r "$3/." "$repo/"
+  chmod -R u+w "$repo"
+  commit "$repo" head
 }
-for script in verify-crdify.sh verify-crd-schema-checker.sh; do
-  status=0
-  TIMEFORMAT="hack/$script: %3R s wall, %3U s user, %3S s sys"
-  time run_script "$script" || status=$?
-  if [ "$status" -ne 1 ]; then
-    tail -40 "$bin/$script.out" >&2
-    echo "$0: hack/$script exited $status; expected 1 (the trees have breaking changes)" >&2
-    exit 1
-  fi
-  grep -E '^(crdify|schemacheck): base' "$bin/$script.out"
+run_script() { # REPO SCRIPT
+  (cd "$1" && COMPARISON_BASE=base CODEGEN="$bin/codegen" "hack/$2") >"$1.$2.out" 2>&1
+}
+preversion=$(module_dir "${COMPAT_PREVERSION_MODULE:-github.com/openshift/api@v0.0.0-20260114133223-6ab113cb7368}")
+scratch_pair 2026-03-to-2026-05 "$old" "$new"
+scratch_pair 2026-01-to-2026-03 "$preversion" "$old"
+repos=
+for pair in 2026-03-to-2026-05 2026-01-to-2026-03; do
+  for script in verify-crdify.sh verify-crd-schema-checker.sh; do
+    status=0
+    TIMEFORMAT="$pair: hack/$script: %3R s wall, %3U s user, %3S s sys"
+    time run_script "$bin/$pair" "$script" || status=$?
+    if [ "$status" -ne 1 ]; then
+      tail -40 "$bin/$pair.$script.out" >&2
+      echo "$0: $pair: hack/$script exited $status; expected 1 (the trees have breaking changes)" >&2
+      exit 1
+    fi
+    grep -E '^(crdify|schemacheck): base' "$bin/$pair.$script.out"
+  done
+  repos="$repos${repos:+,}$pair=$bin/$pair"
 done
-CRDIFY_REAL_REPO=$repo \
+CRDIFY_REAL_REPOS=$repos \
   "$GO" -C tools test -count=1 -run '^TestRealPair$' ./pkg/generators "${pair_update[@]}"

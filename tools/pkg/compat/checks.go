@@ -168,17 +168,19 @@ func compare(r *runner.Runner, oldCRD, newCRD *apiextensionsv1.CustomResourceDef
 	for _, cr := range res.CRDValidation {
 		out = append(out, crdFindings(cr)...)
 	}
-	for _, byVersion := range []map[string]map[string][]validations.ComparisonResult{res.SameVersionValidation, res.ServedVersionValidation} {
-		for version, byPath := range byVersion {
-			for p, results := range byPath {
-				for _, cr := range results {
-					for _, m := range cr.Errors {
-						out = append(out, Difference{Check: cr.Name, Version: version, Path: p, Message: shorten(cr.Name, m)})
-					}
-					for _, m := range cr.Warnings {
-						out = append(out, Difference{Check: cr.Name, Version: version, Path: p, Message: shorten(cr.Name, m), Warning: true})
-					}
-				}
+	out = append(out, versionFindings(res.SameVersionValidation)...)
+	served := versionFindings(res.ServedVersionValidation)
+	if len(served) > 0 {
+		// crdify leaves out the served-version issues the old CRD had
+		// already by comparing messages, and some of its messages list a
+		// set in random order: subtract them again, normalized.
+		had := map[string]bool{}
+		for _, f := range versionFindings(r.Run(&apiextensionsv1.CustomResourceDefinition{}, old.DeepCopy()).ServedVersionValidation) {
+			had[findingKey(f)] = true
+		}
+		for _, f := range served {
+			if !had[findingKey(f)] {
+				out = append(out, f)
 			}
 		}
 	}
@@ -188,6 +190,34 @@ func compare(r *runner.Runner, oldCRD, newCRD *apiextensionsv1.CustomResourceDef
 	}
 	sortRaw(out)
 	return out
+}
+
+// versionFindings turns per-version (or per-pair) results into findings,
+// with set-valued messages sorted.
+func versionFindings(byVersion map[string]map[string][]validations.ComparisonResult) []Difference {
+	var out []Difference
+	for version, byPath := range byVersion {
+		for p, results := range byPath {
+			for _, cr := range results {
+				for _, m := range cr.Errors {
+					out = append(out, Difference{Check: cr.Name, Version: version, Path: p, Message: normalize(cr.Name, m)})
+				}
+				for _, m := range cr.Warnings {
+					out = append(out, Difference{Check: cr.Name, Version: version, Path: p, Message: normalize(cr.Name, m), Warning: true})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// normalize makes a crdify message deterministic: unhandled-change diffs
+// condensed, required-field lists sorted.
+func normalize(check, m string) string {
+	if check == checkRequired {
+		return sortedList(m)
+	}
+	return shorten(check, m)
 }
 
 // dropRemovalEchoes drops what crdify's property checks say about a field
@@ -230,6 +260,21 @@ func crdFindings(cr validations.ComparisonResult) []Difference {
 		add(m, true)
 	}
 	return out
+}
+
+// checkRequired is crdify's check of new required fields.
+const checkRequired = "required"
+
+// sortedList sorts the names of crdify's "...: [b a]" message, which
+// comes from a set and so in random order.
+func sortedList(m string) string {
+	i, j := strings.LastIndex(m, "["), strings.LastIndex(m, "]")
+	if i < 0 || j < i {
+		return m
+	}
+	names := strings.Fields(m[i+1 : j])
+	sort.Strings(names)
+	return m[:i+1] + strings.Join(names, " ") + m[j:]
 }
 
 // shorten condenses crdify's unhandled-change message, a go-cmp diff, to

@@ -62,6 +62,7 @@ func Run(opts Options) (*Report, error) {
 	if newErr != nil {
 		return nil, newErr
 	}
+	alignEras(old, cur)
 	names := map[string]bool{}
 	for n := range old.crds {
 		names[n] = true
@@ -655,3 +656,65 @@ func (c *crdComparison) upgradeableVersions(sides ...*crdSide) map[string]bool {
 // but the NoUpgrade ones (TechPreviewNoUpgrade, DevPreviewNoUpgrade,
 // CustomNoUpgrade).
 func Upgradeable(featureSet string) bool { return !strings.HasSuffix(featureSet, "NoUpgrade") }
+
+// alignEras lets a tree of a pre-version payload, whose tuples all have
+// version 0 (one per profile and feature set, whatever the major
+// version), be compared with a tree whose payload has major versions: each
+// version-0 tuple then stands for its profile and feature set at every
+// major version of the other tree. Without it no tuple would be in both
+// trees and nothing would be compared.
+func alignEras(a, b *side) {
+	switch {
+	case versionless(a) && !versionless(b):
+		a.expand(versionsOf(b))
+	case versionless(b) && !versionless(a):
+		b.expand(versionsOf(a))
+	}
+}
+
+func versionless(s *side) bool {
+	for _, t := range s.tuples {
+		if t.Version != 0 {
+			return false
+		}
+	}
+	return len(s.tuples) > 0
+}
+
+func versionsOf(s *side) []int {
+	seen := map[int]bool{}
+	var out []int
+	for _, t := range s.tuples {
+		if !seen[t.Version] {
+			seen[t.Version] = true
+			out = append(out, t.Version)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// expand replaces each version-0 tuple of s by one per version.
+func (s *side) expand(versions []int) {
+	var tuples []featuregate.TupleGates
+	byKey := map[featuregate.Tuple]featuregate.TupleGates{}
+	for _, t := range s.tuples {
+		for _, v := range versions {
+			u := t
+			u.Version = v
+			tuples = append(tuples, u)
+			byKey[u.Tuple] = u
+		}
+	}
+	s.tuples, s.byKey = tuples, byKey
+	for _, c := range s.crds {
+		variants := make(map[featuregate.Tuple]*variant, len(c.variants)*len(versions))
+		for k, v := range c.variants {
+			for _, ver := range versions {
+				k.Version = ver
+				variants[k] = v
+			}
+		}
+		c.variants = variants
+	}
+}

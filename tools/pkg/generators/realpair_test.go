@@ -15,16 +15,20 @@ import (
 	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
 )
 
-var updateRealPair = flag.Bool("update-real-pair", false, "rewrite testdata/real-pair-*.txt from the repository in CRDIFY_REAL_REPO")
+var updateRealPair = flag.Bool("update-real-pair", false, "rewrite testdata/real-pair-*.txt from the repositories in CRDIFY_REAL_REPOS")
 
-// TestRealPair runs both checks on a scratch repository holding two real
-// openshift/api trees as two commits (base, then HEAD: the work tree),
-// which hack/conformance-compat.sh builds and names in CRDIFY_REAL_REPO,
-// and compares every finding, gate change and new CRD with
-// testdata/real-pair-<check>.txt.
+// TestRealPair runs both checks on scratch repositories each holding two
+// real openshift/api trees as two commits (base, then HEAD: the work
+// tree), which hack/conformance-compat.sh builds and names in
+// CRDIFY_REAL_REPOS (NAME=DIR,...), and compares every finding, gate
+// change and new CRD with testdata/real-pair-<NAME>-<check>.txt.
 //
-// The pair (base 2026-03-02 dcac36b908db, head 2026-05-11 9b69e5fa27e9)
-// holds false positives of the reference, whose messages were recorded
+// The pair 2026-01-to-2026-03 (base 2026-01-14 6ab113cb7368, a payload
+// without major versions; head 2026-03-02 dcac36b908db) crosses the era of
+// versioned payloads: each base tuple stands for every major version.
+//
+// The pair 2026-03-to-2026-05 (base 2026-03-02 dcac36b908db, head
+// 2026-05-11 9b69e5fa27e9) holds false positives of the reference, whose messages were recorded
 // by running openshift/api's own codegen (built from its repository) on
 // the same scratch repository:
 //
@@ -51,10 +55,20 @@ var updateRealPair = flag.Bool("update-real-pair", false, "rewrite testdata/real
 // docs/compat.md lists every finding of the reference that ours does not
 // make on this pair, with its case.
 func TestRealPair(t *testing.T) {
-	repo := os.Getenv("CRDIFY_REAL_REPO")
-	if repo == "" {
-		t.Skip("CRDIFY_REAL_REPO is not set (hack/conformance-compat.sh sets it)")
+	repos := os.Getenv("CRDIFY_REAL_REPOS")
+	if repos == "" {
+		t.Skip("CRDIFY_REAL_REPOS is not set (hack/conformance-compat.sh sets it)")
 	}
+	for _, entry := range strings.Split(repos, ",") {
+		name, repo, ok := strings.Cut(entry, "=")
+		if !ok {
+			t.Fatalf("CRDIFY_REAL_REPOS: %q is not NAME=DIR", entry)
+		}
+		t.Run(name, func(t *testing.T) { checkRealPair(t, name, repo) })
+	}
+}
+
+func checkRealPair(t *testing.T, name, repo string) {
 	disc, _, err := discovery.Discover(repo, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +84,7 @@ func TestRealPair(t *testing.T) {
 			t.Fatalf("%s: %v, want breaking changes", g.gen.Name(), err)
 		}
 		got := strings.Join(reportLines(g.bc.Report), "\n") + "\n"
-		golden := filepath.Join("testdata", "real-pair-"+g.gen.Name()+".txt")
+		golden := filepath.Join("testdata", "real-pair-"+name+"-"+g.gen.Name()+".txt")
 		if *updateRealPair {
 			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 				t.Fatal(err)

@@ -95,21 +95,6 @@ func fromCrdify(d compat.Difference) (compat.Difference, bool) {
 	if name == NoDataTypeChange && strings.HasSuffix(d.Message, `-> ""`) {
 		return d, false
 	}
-	if name == NoNewRequiredFields {
-		d.Message = sortedList(d.Message)
-	}
 	d.Check = name
 	return d, true
-}
-
-// sortedList sorts the names of crdify's "...: [b a]" message, which
-// comes from a set and so in random order.
-func sortedList(m string) string {
-	i, j := strings.LastIndex(m, "["), strings.LastIndex(m, "]")
-	if i < 0 || j < i {
-		return m
-	}
-	names := strings.Fields(m[i+1 : j])
-	sort.Strings(names)
-	return m[:i+1] + strings.Join(names, " ") + m[j:]
 }
