@@ -9,10 +9,9 @@
 # January 2026 with the old one) each become the two commits of a scratch
 # git repository (base, then head), and the head tree's own
 # hack/verify-crdify.sh and hack/verify-crd-schema-checker.sh run with
-# COMPARISON_BASE=base and our binary as CODEGEN; each must fail (exit 1:
-# the trees have breaking changes), and TestRealPair in
-# tools/pkg/generators pins every finding of both checks
-# (tools/pkg/generators/testdata/real-pair-<pair>-<check>.txt).
+# COMPARISON_BASE=base and our binary as CODEGEN; each exits 0 or 1, and
+# TestRealPair in tools/pkg/generators pins which, with every finding of
+# both checks (tools/pkg/generators/testdata/real-pair-<pair>-<check>.txt).
 #
 # Usage: hack/conformance-compat.sh [-update]
 #   -update  rewrite the expected summary instead of checking it
@@ -92,9 +91,11 @@ for pair in 2026-03-to-2026-05 2026-01-to-2026-03; do
     status=0
     TIMEFORMAT="$pair: hack/$script: %3R s wall, %3U s user, %3S s sys"
     time run_script "$bin/$pair" "$script" || status=$?
-    if [ "$status" -ne 1 ]; then
+    # 1 is breaking findings, 0 none; which one each pair gives,
+    # TestRealPair checks.
+    if [ "$status" -gt 1 ]; then
       tail -40 "$bin/$pair.$script.out" >&2
-      echo "$0: $pair: hack/$script exited $status; expected 1 (the trees have breaking changes)" >&2
+      echo "$0: $pair: hack/$script exited $status" >&2
       exit 1
     fi
     grep -E '^(crdify|schemacheck): base' "$bin/$pair.$script.out"

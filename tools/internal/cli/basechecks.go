@@ -31,9 +31,9 @@ tuple of its payload FeatureGate manifests installs, and each tuple is
 compared with itself, so that files split, merged or renamed by a gate
 promotion compare as what a cluster installs. Findings name the CRD, the
 version and field, and the tuples. A CRD or version new in a tuple is
-reported as new; a breaking change to a CRD or version that only
-TechPreviewNoUpgrade, DevPreviewNoUpgrade or CustomNoUpgrade install is
-reported as preview; neither fails the run. A bare codegen does not run
+reported as new; a breaking change to a CRD or version that, at the base,
+only TechPreviewNoUpgrade, DevPreviewNoUpgrade or CustomNoUpgrade
+installed is reported as preview; neither fails the run. A bare codegen does not run
 this check.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -230,7 +230,7 @@ func (c *crdComparison) run(name string) *CRDReport {
 			}
 		}
 		rep.Findings = findings.list()
-		c.classify(rep, n, o)
+		c.classify(rep, n)
 		return rep
 	}
 	for _, nt := range c.cur.tuples {
@@ -308,7 +308,7 @@ func (c *crdComparison) run(name string) *CRDReport {
 		}
 	}
 	rep.Findings = findings.list()
-	c.classify(rep, n, o)
+	c.classify(rep, o)
 	rep.GateChanges = changes.list()
 	if newTuples.Len() > 0 {
 		rep.NewTuples = newTuples
@@ -596,9 +596,11 @@ func sortedKeys(m map[string]bool) []string {
 
 // classify marks, with Options.Preview, the breaking findings about a
 // CRD or a version that no upgradeable tuple (a feature set not ending in
-// NoUpgrade: Default, OKD) of either tree installs as preview findings,
-// then sorts the findings by class. A cluster of such a feature set cannot upgrade, so a change there
-// breaks no stored object that an upgrade carries along.
+// NoUpgrade: Default, OKD) installs as preview findings, then sorts the
+// findings by class. The side given is the old tree's (the new tree's for
+// a new CRD): objects stored before the change exist only where it
+// installed the CRD, and a cluster of a NoUpgrade feature set cannot
+// upgrade, so such a change breaks no object an upgrade carries along.
 func (c *crdComparison) classify(rep *CRDReport, sides ...*crdSide) {
 	var upgradeable map[string]bool // version names; nil until needed
 	for _, f := range rep.Findings {
