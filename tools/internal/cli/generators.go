@@ -30,6 +30,11 @@ type registry struct {
 	modelName     generators.ModelName
 	swaggerDocs   generators.SwaggerDocs
 	openAPI       generators.OpenAPI
+	// crdify and schemaCheck compare with a git base and write nothing;
+	// like the reference, a bare run does not run them (they are
+	// separate CI jobs whose failures a reviewer may override).
+	crdify      generators.Crdify
+	schemaCheck generators.SchemaCheck
 }
 
 // flagged is a generator with flags of its own.
@@ -46,7 +51,7 @@ func (r *registry) bare(crd generator.Generator) []generator.Generator {
 
 // flaggedGenerators are the generators with flags.
 func (r *registry) flaggedGenerators() []generator.Generator {
-	return []generator.Generator{&r.deepcopy, &r.protobuf, &r.modelName, &r.swaggerDocs, &r.openAPI}
+	return []generator.Generator{&r.deepcopy, &r.protobuf, &r.modelName, &r.swaggerDocs, &r.openAPI, &r.crdify, &r.schemaCheck}
 }
 
 // addFlags registers every generator's flags on fs: the reference accepts
@@ -68,6 +73,8 @@ func (r *registry) commands(opts *options) []*cobra.Command {
 		generatorCommand(opts, &r.modelName, "Write zz_generated.model_name.go for packages tagged +k8s:openapi-model-package (k8s.io/kube-openapi)"),
 		generatorCommand(opts, &r.swaggerDocs, "Write each package's zz_generated.swagger_doc_generated.go from the doc comments of its types*.go files"),
 		generatorCommand(opts, &r.openAPI, "Write the OpenAPI definitions of every API group in one file (k8s.io/kube-openapi's openapi-gen)"),
+		baseCheckCommand(opts, &r.crdify, &r.crdify.Out, &r.crdify.PayloadDir, "Report incompatible CRD schema changes against --crdify:comparison-base with sigs.k8s.io/crdify, variant by variant (major version, ClusterProfile, FeatureSet)"),
+		baseCheckCommand(opts, &r.schemaCheck, &r.schemaCheck.Out, &r.schemaCheck.PayloadDir, "Report CRD schema changes against --schemacheck:comparison-base that crd-schema-checker's comparators reject, variant by variant (major version, ClusterProfile, FeatureSet)"),
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"sigs.k8s.io/crdify/pkg/runner"
 	"sigs.k8s.io/crdify/pkg/validations"
 	"sigs.k8s.io/crdify/pkg/validations/crd/existingfieldremoval"
 
@@ -27,6 +26,21 @@ type Options struct {
 	// Accepted returns the accepted findings of a group directory of the
 	// new tree (slash path relative to its root); nil accepts nothing.
 	Accepted func(groupDir string) ([]Acceptance, error)
+	// Comparer makes the comparison of one worker; nil is compat's own
+	// (crdify with compat's configuration and the CEL check).
+	Comparer func() (Comparer, error)
+	// CheckNew also compares the CRD of each tuple that the old tree does
+	// not install it in, with a nil old CRD, for checks that judge the new
+	// CRD alone.
+	CheckNew bool
+	// Include, when set, keeps only the CRD files (slash paths relative to
+	// each tree's root) it returns true for.
+	Include func(path string) bool
+	// Tool names the command in the report's summary line ("compat").
+	Tool string
+	// Preview classifies breaking findings about a CRD or version that
+	// only NoUpgrade feature sets install as ClassPreview.
+	Preview bool
 }
 
 // Run compares the CRDs of two trees tuple by tuple.
@@ -38,9 +52,9 @@ func Run(opts Options) (*Report, error) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		old, oldErr = readSide(opts.Old, opts.PayloadDir, cache)
+		old, oldErr = readSide(opts.Old, opts.PayloadDir, opts.Include, cache)
 	}()
-	cur, newErr = readSide(opts.New, opts.PayloadDir, cache)
+	cur, newErr = readSide(opts.New, opts.PayloadDir, opts.Include, cache)
 	wg.Wait()
 	if oldErr != nil {
 		return nil, oldErr
@@ -48,6 +62,7 @@ func Run(opts Options) (*Report, error) {
 	if newErr != nil {
 		return nil, newErr
 	}
+	alignEras(old, cur)
 	names := map[string]bool{}
 	for n := range old.crds {
 		names[n] = true
@@ -61,21 +76,31 @@ func Run(opts Options) (*Report, error) {
 	}
 	sort.Strings(sorted)
 
-	rep := &Report{Old: opts.Old.Describe(), New: opts.New.Describe(), CRDs: make([]*CRDReport, len(sorted))}
+	rep := &Report{Tool: opts.Tool, Old: opts.Old.Describe(), New: opts.New.Describe(), CRDs: make([]*CRDReport, len(sorted))}
+	newComparer := opts.Comparer
+	if newComparer == nil {
+		newComparer = func() (Comparer, error) {
+			r, err := newRunner()
+			if err != nil {
+				return nil, fmt.Errorf("configuring crdify: %w", err)
+			}
+			return crdifyComparer{r}, nil
+		}
+	}
 	var runErr error
 	var once sync.Once
 	// Each goroutine compares with a crdify runner of its own.
-	workers.EachWith(len(sorted), func() *runner.Runner {
-		r, err := newRunner()
+	workers.EachWith(len(sorted), func() Comparer {
+		r, err := newComparer()
 		if err != nil {
-			once.Do(func() { runErr = fmt.Errorf("configuring crdify: %w", err) })
+			once.Do(func() { runErr = err })
 		}
 		return r
-	}, func(r *runner.Runner, i int) {
+	}, func(r Comparer, i int) {
 		if r == nil {
 			return
 		}
-		c := &crdComparison{old: old, cur: cur, runner: r, cache: map[[2][sha256.Size]byte][]rawFinding{}}
+		c := &crdComparison{old: old, cur: cur, comparer: r, checkNew: opts.CheckNew, preview: opts.Preview, cache: map[[2][sha256.Size]byte][]Difference{}}
 		rep.CRDs[i] = c.run(sorted[i])
 		if c.err != nil {
 			once.Do(func() { runErr = c.err })
@@ -94,9 +119,14 @@ func Run(opts Options) (*Report, error) {
 // crdComparison compares one CRD.
 type crdComparison struct {
 	old, cur *side
-	runner   *runner.Runner
+	comparer Comparer
+	checkNew bool
+	preview  bool
+	// name and groupDirs are the CRD's, for the comparer.
+	name      string
+	groupDirs []string
 	// cache holds the findings per (old variant, new variant) content.
-	cache map[[2][sha256.Size]byte][]rawFinding
+	cache map[[2][sha256.Size]byte][]Difference
 	// present holds every field of every new variant, computed once.
 	present map[string]int
 	// err is the first variant that could not be decoded.
@@ -135,15 +165,11 @@ func (g *group[T]) list() []T {
 func (c *crdComparison) run(name string) *CRDReport {
 	o, n := c.old.crds[name], c.cur.crds[name]
 	rep := &CRDReport{Name: name}
-	if o == nil {
-		rep.New = true
-		rep.NewTuples = newTupleSet(len(c.cur.tuples))
-		for _, t := range c.cur.tuples {
-			if n.variants[t.Tuple] != nil {
-				rep.NewTuples.add(t)
-			}
-		}
-		return rep
+	c.name = name
+	if n != nil {
+		c.groupDirs = sortedKeys(n.groupDirs)
+	} else {
+		c.groupDirs = sortedKeys(o.groupDirs)
 	}
 	// The gates each tree's manifests depend on: only those can change
 	// that tree's CRD.
@@ -151,8 +177,10 @@ func (c *crdComparison) run(name string) *CRDReport {
 	if n != nil {
 		newGates = n.gates
 	}
-	for g := range o.gates {
-		gates[g] = true
+	if o != nil {
+		for g := range o.gates {
+			gates[g] = true
+		}
 	}
 	for g := range newGates {
 		gates[g] = true
@@ -162,14 +190,17 @@ func (c *crdComparison) run(name string) *CRDReport {
 	newTuples := newTupleSet(len(c.cur.tuples))
 	type pendingFinding struct {
 		t       featuregate.TupleGates
-		f       rawFinding
+		f       Difference
 		changed []GateState
 	}
 	var pending []pendingFinding
 	codeFindings := map[string]bool{}
-	addFinding := func(t featuregate.TupleGates, f rawFinding, note string) {
+	addFinding := func(t featuregate.TupleGates, f Difference, note string) {
 		class := ClassBreaking
-		if f.Warning {
+		switch {
+		case f.New:
+			class = ClassNew
+		case f.Warning:
 			class = ClassWarning
 		}
 		key := strings.Join([]string{class, f.Check, f.Version, f.Path, f.Message, note}, "\x00")
@@ -189,6 +220,19 @@ func (c *crdComparison) run(name string) *CRDReport {
 		})
 		g.Tuples.add(t)
 	}
+	if o == nil {
+		rep.New = true
+		rep.NewTuples = newTupleSet(len(c.cur.tuples))
+		for _, t := range c.cur.tuples {
+			if nv := n.variants[t.Tuple]; nv != nil {
+				rep.NewTuples.add(t)
+				c.checkNewVariant(t, nv, nil, addFinding)
+			}
+		}
+		rep.Findings = findings.list()
+		c.classify(rep, n)
+		return rep
+	}
 	for _, nt := range c.cur.tuples {
 		key := nt.Tuple
 		var nv *variant
@@ -207,6 +251,7 @@ func (c *crdComparison) run(name string) *CRDReport {
 			} else {
 				newTuples.add(nt)
 			}
+			c.checkNewVariant(nt, nv, o, addFinding)
 			continue
 		case nv == nil:
 			if len(changed) > 0 && n != nil {
@@ -247,7 +292,7 @@ func (c *crdComparison) run(name string) *CRDReport {
 	// A finding that a comparison without gate changes also made is a
 	// change of the types; the others may be due to the gates as well.
 	for _, g := range findings.items {
-		codeFindings[findingKey(rawFinding{Check: g.Check, Version: g.Version, Path: g.Path, Message: g.Message})] = true
+		codeFindings[findingKey(Difference{Check: g.Check, Version: g.Version, Path: g.Path, Message: g.Message})] = true
 	}
 	for _, p := range pending {
 		if codeFindings[findingKey(p.f)] {
@@ -259,16 +304,73 @@ func (c *crdComparison) run(name string) *CRDReport {
 	// Tuples that installed the CRD and no longer exist in the payload.
 	for _, ot := range c.old.tuples {
 		if _, ok := c.cur.byKey[ot.Tuple]; !ok && o.variants[ot.Tuple] != nil {
-			addFinding(ot, rawFinding{Check: CheckCRDRemoval, Path: "^", Message: "the tuple is no longer in the payload", Warning: true}, "")
+			addFinding(ot, Difference{Check: CheckCRDRemoval, Path: "^", Message: "the tuple is no longer in the payload", Warning: true}, "")
 		}
 	}
 	rep.Findings = findings.list()
-	sort.SliceStable(rep.Findings, func(i, j int) bool { return classRank(rep.Findings[i].Class) < classRank(rep.Findings[j].Class) })
+	c.classify(rep, o)
 	rep.GateChanges = changes.list()
 	if newTuples.Len() > 0 {
 		rep.NewTuples = newTuples
 	}
 	return rep
+}
+
+// checkNewVariant compares a variant of a tuple that did not install the
+// CRD with nothing, when the comparer judges new CRDs alone; such
+// findings carry a note saying so.
+func (c *crdComparison) checkNewVariant(t featuregate.TupleGates, nv *variant, o *crdSide, add func(featuregate.TupleGates, Difference, string)) {
+	if !c.checkNew {
+		return
+	}
+	if o == nil || len(o.variants) == 0 {
+		for _, f := range c.compare(nil, nv) {
+			add(t, f, "the CRD is new in these tuples")
+		}
+		return
+	}
+	// The old tree installs the CRD in other tuples: a field is new only
+	// if none of them had it.
+	count := map[string]int{}
+	var order []Difference
+	seen := map[string]bool{}
+	n := 0
+	for _, ov := range distinctVariants(o) {
+		n++
+		for _, f := range c.compare(ov, nv) {
+			if !f.NewField {
+				continue
+			}
+			k := findingKey(f)
+			if count[k]++; !seen[k] {
+				seen[k] = true
+				order = append(order, f)
+			}
+		}
+	}
+	for _, f := range order {
+		if count[findingKey(f)] == n {
+			add(t, f, "the CRD is new in these tuples; no tuple of the old tree had the field")
+		}
+	}
+}
+
+// distinctVariants lists a CRD's variants once each, by id.
+func distinctVariants(s *crdSide) []*variant {
+	byID := map[string]*variant{}
+	for _, v := range s.variants {
+		byID[v.id] = v
+	}
+	ids := make([]string, 0, len(byID))
+	for id := range byID {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	out := make([]*variant, len(ids))
+	for i, id := range ids {
+		out[i] = byID[id]
+	}
+	return out
 }
 
 // checkFieldRemoval is crdify's check for removed fields.
@@ -280,24 +382,36 @@ func classRank(c string) int {
 		return 0
 	case ClassAccepted:
 		return 1
+	case ClassPreview:
+		return 2
+	case ClassNew:
+		return 3
 	}
-	return 2
+	return 4
 }
 
 // compare runs crdify once per pair of variants.
-func (c *crdComparison) compare(a, b *variant) []rawFinding {
-	key := [2][sha256.Size]byte{a.digest, b.digest}
+func (c *crdComparison) compare(a, b *variant) []Difference {
+	var key [2][sha256.Size]byte
+	if a != nil {
+		key[0] = a.digest
+	}
+	key[1] = b.digest
 	if fs, ok := c.cache[key]; ok {
 		return fs
 	}
-	var fs []rawFinding
-	if a.digest != b.digest {
-		oldCRD, err := c.load(a)
+	var fs []Difference
+	if a == nil || a.digest != b.digest {
+		var oldCRD *apiextensionsv1.CustomResourceDefinition
+		var err error
+		if a != nil {
+			oldCRD, err = c.load(a)
+		}
 		newCRD, err2 := c.load(b)
 		if err != nil || err2 != nil {
 			return nil
 		}
-		fs = compare(c.runner, oldCRD, newCRD)
+		fs = c.comparer.Compare(c.name, c.groupDirs, oldCRD, newCRD)
 	}
 	c.cache[key] = fs
 	return fs
@@ -343,7 +457,7 @@ func gateNames(gs []GateState) string {
 	return strings.Join(names, ", ")
 }
 
-func findingKey(f rawFinding) string {
+func findingKey(f Difference) string {
 	return strings.Join([]string{f.Check, f.Version, f.Path, f.Message}, "\x00")
 }
 
@@ -395,7 +509,7 @@ func (c *crdComparison) gateChange(changed []GateState, u, nv *variant) GateChan
 	gc.AddedFields = outermost(nf, uf)
 	gc.RemovedFields = outermost(uf, nf)
 	for _, f := range c.compare(u, nv) {
-		if f.Check == checkFieldRemoval {
+		if f.Removal {
 			continue
 		}
 		gc.Other = append(gc.Other, fmt.Sprintf("%s %s: %s", f.Check, f.Path, f.Message))
@@ -405,8 +519,8 @@ func (c *crdComparison) gateChange(changed []GateState, u, nv *variant) GateChan
 
 // removalNote tells a field deleted from the types from one that is only
 // missing in this tuple, because the new tree still has it elsewhere.
-func (c *crdComparison) removalNote(n *crdSide, f rawFinding) string {
-	if f.Check != checkFieldRemoval {
+func (c *crdComparison) removalNote(n *crdSide, f Difference) string {
+	if !f.Removal {
 		return ""
 	}
 	if c.present == nil {
@@ -478,4 +592,131 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// classify marks, with Options.Preview, the breaking findings about a
+// CRD or a version that no upgradeable tuple (a feature set not ending in
+// NoUpgrade: Default, OKD) installs as preview findings, then sorts the
+// findings by class. The side given is the old tree's (the new tree's for
+// a new CRD): objects stored before the change exist only where it
+// installed the CRD, and a cluster of a NoUpgrade feature set cannot
+// upgrade, so such a change breaks no object an upgrade carries along.
+func (c *crdComparison) classify(rep *CRDReport, sides ...*crdSide) {
+	var upgradeable map[string]bool // version names; nil until needed
+	for _, f := range rep.Findings {
+		if f.Class != ClassBreaking || !c.preview {
+			continue
+		}
+		if upgradeable == nil {
+			upgradeable = c.upgradeableVersions(sides...)
+		}
+		if len(upgradeable) == 0 || f.Version != "" && !anyVersion(upgradeable, f.Version) {
+			f.Class = ClassPreview
+		}
+	}
+	sort.SliceStable(rep.Findings, func(i, j int) bool { return classRank(rep.Findings[i].Class) < classRank(rep.Findings[j].Class) })
+}
+
+// anyVersion reports whether a finding's version ("v1", or "v1 -> v2" for
+// a served-version pair) names a version of the set.
+func anyVersion(set map[string]bool, version string) bool {
+	for _, v := range strings.Split(version, " -> ") {
+		if set[v] {
+			return true
+		}
+	}
+	return false
+}
+
+// upgradeableVersions lists the versions the CRD has in the upgradeable
+// tuples of the given sides (nil sides are skipped).
+func (c *crdComparison) upgradeableVersions(sides ...*crdSide) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range sides {
+		if s == nil {
+			continue
+		}
+		seen := map[string]bool{}
+		for t, v := range s.variants {
+			if !Upgradeable(string(t.FeatureSet)) || seen[v.id] {
+				continue
+			}
+			seen[v.id] = true
+			crd, err := c.load(v)
+			if err != nil {
+				continue
+			}
+			for _, ver := range crd.Spec.Versions {
+				out[ver.Name] = true
+			}
+		}
+	}
+	return out
+}
+
+// Upgradeable reports whether clusters of a feature set can upgrade: all
+// but the NoUpgrade ones (TechPreviewNoUpgrade, DevPreviewNoUpgrade,
+// CustomNoUpgrade).
+func Upgradeable(featureSet string) bool { return !strings.HasSuffix(featureSet, "NoUpgrade") }
+
+// alignEras lets a tree of a pre-version payload, whose tuples all have
+// version 0 (one per profile and feature set, whatever the major
+// version), be compared with a tree whose payload has major versions: each
+// version-0 tuple then stands for its profile and feature set at every
+// major version of the other tree. Without it no tuple would be in both
+// trees and nothing would be compared.
+func alignEras(a, b *side) {
+	switch {
+	case versionless(a) && !versionless(b):
+		a.expand(versionsOf(b))
+	case versionless(b) && !versionless(a):
+		b.expand(versionsOf(a))
+	}
+}
+
+func versionless(s *side) bool {
+	for _, t := range s.tuples {
+		if t.Version != 0 {
+			return false
+		}
+	}
+	return len(s.tuples) > 0
+}
+
+func versionsOf(s *side) []int {
+	seen := map[int]bool{}
+	var out []int
+	for _, t := range s.tuples {
+		if !seen[t.Version] {
+			seen[t.Version] = true
+			out = append(out, t.Version)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// expand replaces each version-0 tuple of s by one per version.
+func (s *side) expand(versions []int) {
+	var tuples []featuregate.TupleGates
+	byKey := map[featuregate.Tuple]featuregate.TupleGates{}
+	for _, t := range s.tuples {
+		for _, v := range versions {
+			u := t
+			u.Version = v
+			tuples = append(tuples, u)
+			byKey[u.Tuple] = u
+		}
+	}
+	s.tuples, s.byKey = tuples, byKey
+	for _, c := range s.crds {
+		variants := make(map[featuregate.Tuple]*variant, len(c.variants)*len(versions))
+		for k, v := range c.variants {
+			for _, ver := range versions {
+				k.Version = ver
+				variants[k] = v
+			}
+		}
+		c.variants = variants
+	}
 }

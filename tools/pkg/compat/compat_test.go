@@ -241,7 +241,7 @@ func TestUnknownAcceptedCheckIsAnError(t *testing.T) {
 	cur := oneFile(t, object(props{"a": str()}))
 	cur["widgets/.codegen.yaml"] = "compat:\n  accepted:\n  - {crd: widgets.example.io, check: existingFieldRemovel, path: ^.spec.b, reason: r}\n"
 	h.commit(cur)
-	_, err := Run(Options{Old: GitSource{Dir: h.dir, Rev: base}, New: DirSource{Root: h.dir}, PayloadDir: payloadDir, Accepted: CodegenYAMLAcceptances(h.dir)})
+	_, err := Run(Options{Old: GitSource{Dir: h.Dir, Rev: base}, New: DirSource{Root: h.Dir}, PayloadDir: payloadDir, Accepted: CodegenYAMLAcceptances(h.Dir)})
 	want := `widgets/.codegen.yaml:3: compat.accepted.check: "existingFieldRemovel" is not a check of codegen compat; did you mean existingFieldRemoval?`
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v\nwant %s", err, want)
@@ -283,14 +283,14 @@ func TestBaseDirInsideRepository(t *testing.T) {
 	}
 	base := h.commit(prefixed(oneFile(t, object(props{"a": str(), "b": str()}))))
 	h.commit(prefixed(oneFile(t, object(props{"a": str()}))))
-	rep, err := Run(Options{Old: GitSource{Dir: h.dir + "/api", Rev: base}, New: DirSource{Root: h.dir + "/api"}, PayloadDir: payloadDir})
+	rep, err := Run(Options{Old: GitSource{Dir: h.Dir + "/api", Rev: base}, New: DirSource{Root: h.Dir + "/api"}, PayloadDir: payloadDir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	check(t, "findings", findingsOf(rep), []string{
 		"breaking existingFieldRemoval ^.spec.b: removed field [the field is gone from every tuple: deleted from the types] @ every tuple (70)",
 	})
-	if _, err := Run(Options{Old: GitSource{Dir: h.dir, Rev: "nosuchrev"}, New: DirSource{Root: h.dir}, PayloadDir: payloadDir}); err == nil || !strings.Contains(err.Error(), "nosuchrev is not a revision") {
+	if _, err := Run(Options{Old: GitSource{Dir: h.Dir, Rev: "nosuchrev"}, New: DirSource{Root: h.Dir}, PayloadDir: payloadDir}); err == nil || !strings.Contains(err.Error(), "nosuchrev is not a revision") {
 		t.Errorf("a bad revision gives %v", err)
 	}
 }

@@ -16,10 +16,20 @@ const (
 	ClassAccepted = "accepted"
 	// ClassWarning is reported but does not fail the run.
 	ClassWarning = "warning"
+	// ClassPreview is a breaking finding about a CRD or version that only
+	// feature sets which cannot upgrade (TechPreviewNoUpgrade,
+	// DevPreviewNoUpgrade, CustomNoUpgrade) install: reported, not failing.
+	ClassPreview = "preview"
+	// ClassNew is a finding about a CRD or version new in the tuples it
+	// names (a served-version pair with a new version): reported, not
+	// failing.
+	ClassNew = "new"
 )
 
 // Report is the outcome of a comparison.
 type Report struct {
+	// Tool names the command in the summary line; "" is compat.
+	Tool string       `json:"-"`
 	Old  string       `json:"old"`
 	New  string       `json:"new"`
 	CRDs []*CRDReport `json:"crds"`
@@ -36,6 +46,8 @@ type Summary struct {
 	Breaking     int `json:"breaking"`
 	Accepted     int `json:"accepted"`
 	Warnings     int `json:"warnings"`
+	Preview      int `json:"preview,omitempty"`
+	New          int `json:"new,omitempty"`
 	GateChanges  int `json:"gateChanges"`
 	// PerCheck maps a check name to its distinct findings per class.
 	PerCheck map[string]map[string]int `json:"perCheck"`
@@ -128,7 +140,6 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "%s\n", c.Name)
 		if c.New {
 			fmt.Fprintf(&b, "  new CRD (not in %s): %s\n", r.Old, c.NewTuples)
-			continue
 		}
 		for _, f := range c.Findings {
 			where := f.Path
@@ -148,7 +159,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "  GATE      %s: %s\n", gateText(g.Gates), effectText(g))
 			fmt.Fprintf(&b, "            in %s\n", g.Tuples)
 		}
-		if c.NewTuples != nil {
+		if c.NewTuples != nil && !c.New {
 			fmt.Fprintf(&b, "  NEW       now installed in %s\n", c.NewTuples)
 		}
 	}
@@ -156,8 +167,16 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "warning: %s\n", s)
 	}
 	sm := r.Summary
-	fmt.Fprintf(&b, "compat: %s → %s: %d CRD(s) compared, %d new; %d breaking, %d accepted, %d warning(s), %d gate change(s), %d stale acceptance(s)\n",
-		r.Old, r.New, sm.CRDsCompared, sm.NewCRDs, sm.Breaking, sm.Accepted, sm.Warnings, sm.GateChanges, len(r.Stale))
+	tool := r.Tool
+	if tool == "" {
+		tool = "compat"
+	}
+	var extra string
+	if sm.Preview+sm.New > 0 {
+		extra = fmt.Sprintf(", %d preview-only, %d about new CRDs or versions", sm.Preview, sm.New)
+	}
+	fmt.Fprintf(&b, "%s: %s → %s: %d CRD(s) compared, %d new; %d breaking, %d accepted, %d warning(s)%s, %d gate change(s), %d stale acceptance(s)\n",
+		tool, r.Old, r.New, sm.CRDsCompared, sm.NewCRDs, sm.Breaking, sm.Accepted, sm.Warnings, extra, sm.GateChanges, len(r.Stale))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -202,9 +221,9 @@ func (r *Report) summarize() {
 	for _, c := range r.CRDs {
 		if c.New {
 			sm.NewCRDs++
-			continue
+		} else {
+			sm.CRDsCompared++
 		}
-		sm.CRDsCompared++
 		sm.GateChanges += len(c.GateChanges)
 		for _, f := range c.Findings {
 			if sm.PerCheck[f.Check] == nil {
@@ -218,6 +237,10 @@ func (r *Report) summarize() {
 				sm.Accepted++
 			case ClassWarning:
 				sm.Warnings++
+			case ClassPreview:
+				sm.Preview++
+			case ClassNew:
+				sm.New++
 			}
 		}
 	}

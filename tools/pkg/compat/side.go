@@ -65,7 +65,7 @@ const (
 
 // readSide reads the CRD manifests and payload FeatureGate manifests of a
 // source. payloadDir is the payload directory relative to its root.
-func readSide(src Source, payloadDir string, cache *parseCache) (*side, error) {
+func readSide(src Source, payloadDir string, include func(string) bool, cache *parseCache) (*side, error) {
 	paths, err := src.Paths()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", src.Describe(), err)
@@ -78,7 +78,9 @@ func readSide(src Source, payloadDir string, cache *parseCache) (*side, error) {
 		dir = strings.TrimSuffix(dir, "/")
 		switch {
 		case path.Base(dir) == crdOutputDir && strings.HasSuffix(base, ".yaml"):
-			want = append(want, p)
+			if include == nil || include(p) {
+				want = append(want, p)
+			}
 		case dir == payloadDir && isPayloadFile(base):
 			want = append(want, p)
 			payloadFiles = append(payloadFiles, p)

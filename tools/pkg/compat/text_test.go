@@ -43,7 +43,7 @@ func TestTextReport(t *testing.T) {
 	if err := rep.WriteText(&out); err != nil {
 		t.Fatal(err)
 	}
-	got := strings.ReplaceAll(out.String(), h.dir, ".")
+	got := strings.ReplaceAll(out.String(), h.Dir, ".")
 	golden := filepath.Join("testdata", "report.txt")
 	if *updateGolden {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {

@@ -27,6 +27,10 @@ type Config struct {
 	Compatibility StageConfig
 	// Compat configures `codegen compat` for the group.
 	Compat CompatConfig
+	// Crdify and SchemaCheck configure `codegen crdify` and `codegen
+	// schemacheck` for the group.
+	Crdify      CrdifyConfig
+	SchemaCheck SchemaCheckConfig
 	// Deepcopy, SwaggerDocs, OpenAPI, ModelName and Protobuf are the
 	// sections of the generators of Go and proto files.
 	Deepcopy, SwaggerDocs, OpenAPI, ModelName, Protobuf GeneratorConfig
@@ -68,7 +72,6 @@ type SchemaPatchConfig struct {
 // otherGenerators are top-level keys of generators outside this project:
 // accepted with any content, never interpreted.
 var otherGenerators = map[string]bool{
-	"schemacheck": true, "crdify": true,
 	"applyconfigurations": true, "lists": true,
 }
 
@@ -133,6 +136,10 @@ func ParseConfig(file string, data []byte) (Config, error) {
 			}, &problems)
 		case "compat":
 			cfg.Compat = parseCompat(file, val, &problems)
+		case "crdify":
+			cfg.Crdify = parseCrdify(file, val, &problems)
+		case "schemacheck":
+			cfg.SchemaCheck = parseSchemaCheck(file, key, val, &problems)
 		case "deepcopy":
 			cfg.Deepcopy = parseGenerator(file, key.Value, val, &problems)
 		case "swaggerdocs":
@@ -200,7 +207,7 @@ func unknownKey(d diag.Diagnostic) diag.Diagnostic {
 }
 
 func knownKeys() string {
-	keys := []string{"compat", "compatibility", "emptyPartialSchema", "manifestMerge", "schemapatch"}
+	keys := []string{"compat", "compatibility", "crdify", "emptyPartialSchema", "manifestMerge", "schemacheck", "schemapatch"}
 	for k := range generatorSections {
 		keys = append(keys, k)
 	}

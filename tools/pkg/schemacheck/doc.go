@@ -1,0 +1,33 @@
+// Package schemacheck is the comparison of `codegen schemacheck`: the
+// twelve comparators of openshift/crd-schema-checker, by their names, as a
+// compat.Comparer that judges the CRD one (major version, ClusterProfile,
+// FeatureSet) tuple installs at the git base against the one it installs
+// now.
+//
+// The comparators are written from crd-schema-checker's documented
+// purpose and from the verdicts the reference (openshift/api's codegen,
+// which vendors it) gives on hand-made and real pairs, never from its
+// sources. Where sigs.k8s.io/crdify has the check, crdify makes it:
+//
+//	NoFieldRemoval        crdify existingFieldRemoval
+//	NoNewRequiredFields   crdify required (a field newly required in an
+//	                      object that existed; a new optional parent may
+//	                      have required children)
+//	NoEnumRemoval         crdify enum, additions allowed
+//	NoDataTypeChange      crdify type
+//
+// The others judge the fields that are new in the tuple (absent at the same
+// version and path of the old CRD, every field of a CRD the tuple did not
+// install): ListsMustHaveSSATags (a list without x-kubernetes-list-type),
+// ConditionsMustHaveProperSSATags (a conditions list that is not a map
+// keyed by type of metav1.Condition's fields), NoBools, NoFloats, NoMaps
+// (additionalProperties without properties), and MustNotExceedCostBudget
+// (a new or changed CEL rule, or a version's total, over the API server's
+// static budgets, estimated by the server's own code). MustHaveStatus and
+// NoUints are accepted by name but report nothing: no pair tried, new or
+// old, made the reference report either (docs/compat.md).
+//
+// The reference enables every comparator but NoBools, NoFloats, NoUints,
+// NoMaps, ConditionsMustHaveProperSSATags and NoDataTypeChange; enabled
+// names are added to that set, disabled ones taken out.
+package schemacheck
