@@ -73,6 +73,9 @@ func (c *Comparer) Compare(name string, dirs []string, old, cur *apiextensionsv1
 		}
 	}
 	out = append(out, c.newFields(old, cur)...)
+	if c.enabled[MustHaveStatus] {
+		out = append(out, missingStatus(old, cur)...)
+	}
 	if c.enabled[MustNotExceedCostBudget] {
 		out = append(out, costs(old, cur)...)
 	}

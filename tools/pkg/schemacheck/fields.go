@@ -38,6 +38,11 @@ func (c *Comparer) newFields(old, cur *apiextensionsv1.CustomResourceDefinition)
 			switch s.Type {
 			case "boolean":
 				add(NoBools, p, "a new field may not be a boolean: a string enum can gain values later")
+			case "integer":
+				// "uint" alone: the reference passed format uint64.
+				if s.Format == "uint" {
+					add(NoUints, p, "a new field may not be an unsigned integer (format uint): Kubernetes APIs use int32 or int64")
+				}
 			case "number":
 				add(NoFloats, p, "a new field may not be a floating-point number: use an integer or a string")
 			case "object":

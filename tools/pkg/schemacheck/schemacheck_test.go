@@ -69,6 +69,8 @@ func TestNewFieldComparators(t *testing.T) {
 		{"empty list tag", apiextensionsv1.JSONSchemaProps{Type: "array", Items: strs, XListType: ptr("")}, []string{"ListsMustHaveSSATags ^.spec.f"}},
 		{"tagged list", apiextensionsv1.JSONSchemaProps{Type: "array", Items: strs, XListType: ptr("set")}, nil},
 		{"integer", apiextensionsv1.JSONSchemaProps{Type: "integer", Format: "int64"}, nil},
+		{"uint", apiextensionsv1.JSONSchemaProps{Type: "integer", Format: "uint"}, []string{"NoUints ^.spec.f"}},
+		{"uint64, which the reference passes", apiextensionsv1.JSONSchemaProps{Type: "integer", Format: "uint64"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := New(Known)
@@ -126,5 +128,55 @@ func TestCostBudget(t *testing.T) {
 	}
 	if got := costs(crd(props{"l": expensive}), crd(props{"l": expensive})); len(got) > 0 {
 		t.Errorf("unchanged rule: got %v", got)
+	}
+}
+
+// TestMustHaveStatus follows crd-schema-checker's published cases: status
+// in the schema without the status subresource fails on create, on an
+// update that adds status, and in a new version; a version that already
+// lacked it, and a schema without status, pass.
+func TestMustHaveStatus(t *testing.T) {
+	withSubresource := func(c *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinition {
+		c.Spec.Versions[0].Subresources = &apiextensionsv1.CustomResourceSubresources{Status: &apiextensionsv1.CustomResourceSubresourceStatus{}}
+		return c
+	}
+	withV2 := func(c *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinition {
+		v2 := c.Spec.Versions[0]
+		v2.Name, v2.Storage = "v2", false
+		c.Spec.Versions = append(c.Spec.Versions, v2)
+		return c
+	}
+	status := props{"phase": {Type: "string"}}
+	for _, tc := range []struct {
+		name     string
+		old, cur *apiextensionsv1.CustomResourceDefinition
+		want     string
+	}{
+		{"missing on create", nil, crd(props{}, status), "v1 ^.status"},
+		{"no status on create", nil, crd(props{}), ""},
+		{"missing on update", crd(props{}), crd(props{}, status), "v1 ^.status"},
+		{"subresource removed", withSubresource(crd(props{}, status)), crd(props{}, status), "v1 ^.status"},
+		{"already missing", crd(props{}, status), crd(props{}, status), ""},
+		{"missing on a new version", crd(props{}, status), withV2(crd(props{}, status)), "v2 ^.status"},
+		{"with the subresource", nil, withSubresource(crd(props{}, status)), ""},
+	} {
+		var got []string
+		for _, d := range missingStatus(tc.old, tc.cur) {
+			if d.Check != MustHaveStatus {
+				t.Errorf("%s: check %q", tc.name, d.Check)
+			}
+			got = append(got, d.Version+" "+d.Path)
+		}
+		if strings.Join(got, "|") != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	c, _ := New([]string{MustHaveStatus})
+	if got := c.Compare("widgets.example.io", nil, crd(props{}), crd(props{}, status)); len(got) != 1 {
+		t.Errorf("Compare with MustHaveStatus enabled: got %v, want one finding", got)
+	}
+	c, _ = New([]string{NoFieldRemoval})
+	if got := c.Compare("widgets.example.io", nil, crd(props{}), crd(props{}, status)); len(got) != 0 {
+		t.Errorf("Compare with MustHaveStatus disabled: got %v", got)
 	}
 }
