@@ -72,6 +72,12 @@ type Input struct {
 	// syntax did not change since a run with the same cache, and keeps
 	// this run's (codegen watch); nil indexes every package the run needs.
 	Indexes *IndexCache
+	// OwnPackageTypeMarkers makes the walk read the type-level gate
+	// markers of the types declared in the CRD's own package only, as the
+	// reference did before 2025-10-23 (features/payload.
+	// TypeMarkersAcrossPackages): its gengo v1 parser gave the types of
+	// any other package no comments. Field markers are read everywhere.
+	OwnPackageTypeMarkers bool
 }
 
 // Result is what stage 1 found and decided.
@@ -253,6 +259,8 @@ type run struct {
 	// existing reads the partial manifests already in the tree ahead.
 	existing *Prefetch
 	only     func(groupVersion, kind string) bool
+	// ownPackageTypeMarkers is Input.OwnPackageTypeMarkers.
+	ownPackageTypeMarkers bool
 }
 
 // Run executes stage 1 for every version of every group in in.Discovery
@@ -276,6 +284,8 @@ func Run(in Input) (*Result, error) {
 		strict:   in.Strict,
 		indexes:  newIndexes(in.Universe),
 		cache:    in.Indexes,
+
+		ownPackageTypeMarkers: in.OwnPackageTypeMarkers,
 	}
 	r.existing = in.Prefetch
 	r.only = in.Only

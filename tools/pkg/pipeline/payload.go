@@ -19,16 +19,13 @@ type payloadOnce struct {
 
 // Payload reads the payload FeatureGate directory once per run, in the
 // format of the run's era (Options.Era, else referenceEra of the
-// repository configuration, else detected from the files): strict mode
-// (for gate names) and the merge share the result. A run with a Keep
-// parses the files only when they changed since its last read.
+// repository configuration, else the repository's pin, else detected from
+// the files): strict mode (for gate names) and the merge share the result.
+// A run with a Keep parses the files only when they changed since its last
+// read.
 func (r *Run) Payload() (*payload.Directory, error) {
 	if !r.payload.read {
-		era := r.Options.Era
-		if era == "" {
-			era = r.configuredEra
-		}
-		r.payload.dir, r.payload.err = r.kept().payload.ReadDirEra(r.PayloadDir(), era)
+		r.payload.dir, r.payload.err = r.kept().payload.ReadDirEra(r.PayloadDir(), r.era)
 		r.payload.read = true
 	}
 	return r.payload.dir, r.payload.err
