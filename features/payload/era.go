@@ -36,10 +36,11 @@ var (
 	// StableMergeOrder: crd-manifest-merge orders a CRD's partial manifests
 	// with a stable sort (sort.Slice before).
 	StableMergeOrder = Change{"2025-10-09", "partial manifests merged in the order of a stable sort"}
-	// TypeMarkersAcrossPackages: empty-partial-schemas runs on gengo v2 and
-	// sees the type-level gate markers of types declared in another
-	// package than the CRD's (gengo v1 gave such types no comments).
-	TypeMarkersAcrossPackages = Change{"2025-10-23", "type-level gate markers seen on types of other packages"}
+	// TypeMarkersAcrossPackages: empty-partial-schemas parses every
+	// group-version of the run together and sees the type-level gate
+	// markers of the types of all of them; before, it parsed each
+	// group-version alone and saw those of the CRD's own package only.
+	TypeMarkersAcrossPackages = Change{"2025-11-05", "type-level gate markers seen on the types of every group-version of the run, not only of the CRD's own"}
 	// SeparateEnums: schemapatch's controller-tools no longer folds a
 	// field's enum and its type's into allOf.
 	SeparateEnums = Change{"2026-01-21", "a field's and its type's enums no longer folded into allOf"}
@@ -63,13 +64,13 @@ const (
 	// Era202509 is the oldest era: none of the changes, as the reference
 	// of September 2025.
 	Era202509 Era = "2025-09"
-	// Era202601 is the pre-version reference from 2025-10-23 (configured
+	// Era202601 is the pre-version reference from 2025-11-05 (configured
 	// as "2026-01"): payload files without major versions, read by file
 	// name; x-kubernetes-validations merged as a list keyed by rule;
 	// combination files ordered by a stable sort; a field's and its type's
 	// enums in allOf; one file per feature set with a single-valued
 	// feature-set annotation (SPEC §9.2).
-	Era202601 Era = "2025-10-23"
+	Era202601 Era = "2025-11-05"
 	// Era202602 is the first version-aware reference (configured as
 	// "2026-02"): versioned payload files, but x-kubernetes-validations
 	// still merged by rule.

@@ -27,7 +27,7 @@ type Sign struct {
 
 const (
 	manifestMerge = "codegen/pkg/manifestmerge"
-	partialSchema = "codegen/pkg/emptypartialschemas/partial_schemas.go"
+	partialSchema = "codegen/pkg/emptypartialschemas/generator.go"
 )
 
 // Signs are the signs of every payload.Change, in its order. Where the
@@ -40,9 +40,14 @@ var Signs = []Sign{
 		return !has, ok
 	}},
 	{payload.TypeMarkersAcrossPackages, []string{partialSchema}, func(tools string) (bool, bool) {
-		// Stage 1 imported gengo v1's types.
-		has, ok := contains(filepath.Join(tools, partialSchema), `"k8s.io/gengo/types"`)
-		return !has, ok
+		// Stage 1 ran gengo on one group-version: through gengo v1's
+		// arguments, then (from 2025-10-23) gengo v2's Execute.
+		data, err := os.ReadFile(filepath.Join(tools, partialSchema))
+		if err != nil {
+			return false, false
+		}
+		text := string(data)
+		return !strings.Contains(text, `"k8s.io/gengo/args"`) && !strings.Contains(text, "gengo.Execute("), true
 	}},
 	{payload.SeparateEnums, []string{"go.mod"}, func(tools string) (bool, bool) {
 		// The fix is in the controller-tools fork of 2026-01-20.

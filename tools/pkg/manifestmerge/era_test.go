@@ -348,8 +348,8 @@ func TestEraMismatch(t *testing.T) {
 		payload *fgpayload.Directory
 		want    string
 	}{
-		{fgpayload.Era202603, pre, "era 2026-03-20 of the reference reads payload files with major versions, but the payload FeatureGate directory was read as era 2025-10-23"},
-		{fgpayload.Era202601, examplePayload(), "era 2025-10-23 of the reference reads payload files without major versions"},
+		{fgpayload.Era202603, pre, "era 2026-03-20 of the reference reads payload files with major versions, but the payload FeatureGate directory was read as era 2025-11-05"},
+		{fgpayload.Era202601, examplePayload(), "era 2025-11-05 of the reference reads payload files without major versions"},
 		{"2030-01", examplePayload(), `unknown era "2030-01"`},
 	} {
 		base := t.TempDir()

@@ -223,8 +223,8 @@ func (w *walker) indexFor(p *types.Package) *pkgIndex {
 	return idx
 }
 
-// visitDecl reads the gate markers of a type declaration (in the era of
-// Input.OwnPackageTypeMarkers, of a declaration in the root's package only).
+// visitDecl reads the gate markers of a type declaration of a package
+// whose type-level markers the reference sees (Input.OwnPackageTypeMarkers).
 func (w *walker) visitDecl(obj *types.TypeName, root bool) {
 	idx := w.indexFor(obj.Pkg())
 	if idx == nil {
@@ -234,7 +234,7 @@ func (w *walker) visitDecl(obj *types.TypeName, root bool) {
 	if spec == nil {
 		return
 	}
-	if w.r.ownPackageTypeMarkers && obj.Pkg().Path() != w.rootPkg {
+	if path := obj.Pkg().Path(); path != w.rootPkg && !w.r.typeMarkerPackages[path] {
 		w.unseenTypeMarkers(idx, spec)
 		return
 	}
@@ -242,12 +242,16 @@ func (w *walker) visitDecl(obj *types.TypeName, root bool) {
 }
 
 // unseenTypeMarkers warns about the gate markers of a type declaration
-// that the reference of an era before 2025-10-23 did not see.
+// that the reference does not see.
 func (w *walker) unseenTypeMarkers(idx *pkgIndex, spec ast.Node) {
+	which := "outside the group-versions of the run"
+	if w.r.typeMarkerPackages == nil {
+		which = "outside the CRD's package, which the reference of this tree's era (before 2025-11-05) does not see"
+	}
 	for _, name := range append([]string{markerdefs.EnableFeatureGateName}, gateAwareNames...) {
 		for _, v := range idx.markersOf(w.r, spec, name, markers.DescribesType) {
-			w.warnAt(contribution{pos: v.Pos, text: v.Text}, "CRD %s reaches this type of another package, whose type-level markers the reference of this tree's era "+
-				"(before 2025-10-23) does not see: the marker gives that CRD no partial manifest and no rule", w.crd.Kind)
+			w.warnAt(contribution{pos: v.Pos, text: v.Text}, "CRD %s reaches this type, whose type-level markers are ignored because its package is %s: "+
+				"the marker gives that CRD no partial manifest and no rule; put it on the field instead", w.crd.Kind, which)
 		}
 	}
 }

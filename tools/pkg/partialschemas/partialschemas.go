@@ -74,9 +74,14 @@ type Input struct {
 	Indexes *IndexCache
 	// OwnPackageTypeMarkers makes the walk read the type-level gate
 	// markers of the types declared in the CRD's own package only, as the
-	// reference did before 2025-10-23 (features/payload.
-	// TypeMarkersAcrossPackages): its gengo v1 parser gave the types of
-	// any other package no comments. Field markers are read everywhere.
+	// reference did before 2025-11-05 (features/payload.
+	// TypeMarkersAcrossPackages), when it parsed each group-version alone.
+	// Otherwise it reads those of every discovered group-version's
+	// package, which the reference parses together since. The types of
+	// any other package have no comments for the reference's parser
+	// (gengo gives comments to the packages it is asked for only), so
+	// their type-level markers are never read. Field markers are read
+	// everywhere.
 	OwnPackageTypeMarkers bool
 }
 
@@ -259,8 +264,10 @@ type run struct {
 	// existing reads the partial manifests already in the tree ahead.
 	existing *Prefetch
 	only     func(groupVersion, kind string) bool
-	// ownPackageTypeMarkers is Input.OwnPackageTypeMarkers.
-	ownPackageTypeMarkers bool
+	// typeMarkerPackages are the import paths whose types' type-level
+	// markers are read (Input.OwnPackageTypeMarkers): nil reads those of
+	// the root's package only.
+	typeMarkerPackages map[string]bool
 }
 
 // Run executes stage 1 for every version of every group in in.Discovery
@@ -284,8 +291,12 @@ func Run(in Input) (*Result, error) {
 		strict:   in.Strict,
 		indexes:  newIndexes(in.Universe),
 		cache:    in.Indexes,
-
-		ownPackageTypeMarkers: in.OwnPackageTypeMarkers,
+	}
+	if !in.OwnPackageTypeMarkers {
+		r.typeMarkerPackages = map[string]bool{}
+		for _, v := range in.Discovery.Versions() {
+			r.typeMarkerPackages[v.ImportPath] = true
+		}
 	}
 	r.existing = in.Prefetch
 	r.only = in.Only

@@ -94,7 +94,7 @@ type Options struct {
 	// stages follow and in whose format the payload FeatureGate directory
 	// is read (SPEC §9.2, payload.Eras); empty takes referenceEra of the
 	// repository configuration, else the era the repository pins
-	// (referenceera), else detects it from the payload files: 2025-10-23
+	// (referenceera), else detects it from the payload files: 2025-11-05
 	// when none carries major versions, 2026-03-20 when all do.
 	Era payload.Era
 	// WriteLock, when set, is the tree's write lock (LockWrites), held by
