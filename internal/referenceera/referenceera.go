@@ -167,7 +167,7 @@ func pinIn(file string) (c Choice, note string, ok bool) {
 	for _, r := range mf.Replace {
 		if r.Old.Path == ToolsModule && (r.Old.Version == "" || r.Old.Version == version) {
 			if r.New.Version == "" {
-				return Choice{}, fmt.Sprintf("%s replaces %s by the directory %s, whose date it does not tell", file, ToolsModule, r.New.Path), false
+				return Choice{}, fmt.Sprintf("%s replaces %s by the directory %s, whose date it does not tell", fromWorkingDir(file), ToolsModule, r.New.Path), false
 			}
 			version = r.New.Version
 		}
@@ -175,7 +175,7 @@ func pinIn(file string) (c Choice, note string, ok bool) {
 	if version == "" {
 		return Choice{}, "", false
 	}
-	where := fmt.Sprintf("%s %s in %s", ToolsModule, version, file)
+	where := fmt.Sprintf("%s %s in %s", ToolsModule, version, fromWorkingDir(file))
 	t, err := module.PseudoVersionTime(version)
 	if err != nil {
 		return Choice{}, where + " is no pseudo-version and tells no date", false
@@ -191,4 +191,17 @@ func dated(t time.Time, where string) Choice {
 		return Choice{Era: era, Reason: where + ", of " + date + ", older than every era known: the oldest"}
 	}
 	return Choice{Era: era, Reason: where + ", of " + date}
+}
+
+// fromWorkingDir is file relative to the working directory when it can
+// be, for messages.
+func fromWorkingDir(file string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return file
+	}
+	if rel, err := filepath.Rel(wd, file); err == nil {
+		return rel
+	}
+	return file
 }

@@ -76,8 +76,11 @@ type Input struct {
 	// markers of the types declared in the CRD's own package only, as the
 	// reference did before 2025-11-05 (features/payload.
 	// TypeMarkersAcrossPackages), when it parsed each group-version alone.
-	// Otherwise it reads those of every discovered group-version's
-	// package, which the reference parses together since. The types of
+	// Otherwise it reads those of every group-version's package below the
+	// base directory (discovery.Result.AllImportPaths), which the
+	// reference parses together since (of the selected ones only, when
+	// --api-group-versions selects: stage 1 gives the same gates whatever
+	// the selection, docs/decisions.md). The types of
 	// any other package have no comments for the reference's parser
 	// (gengo gives comments to the packages it is asked for only), so
 	// their type-level markers are never read. Field markers are read
@@ -294,8 +297,8 @@ func Run(in Input) (*Result, error) {
 	}
 	if !in.OwnPackageTypeMarkers {
 		r.typeMarkerPackages = map[string]bool{}
-		for _, v := range in.Discovery.Versions() {
-			r.typeMarkerPackages[v.ImportPath] = true
+		for _, p := range in.Discovery.AllImportPaths {
+			r.typeMarkerPackages[p] = true
 		}
 	}
 	r.existing = in.Prefetch
