@@ -31,8 +31,9 @@
 // feature sets are those of every file's spec.featureSet, and each
 // rendered profile and feature set takes the gates of the file named for
 // them, whatever its annotations say (SPEC §9.2); its manifests have no
-// versions and cover every version. [Era] names the reference's eras for
-// the CRD merge stage, which follows each era's rules.
+// versions and cover every version. [Era] names the reference's eras by
+// the dated changes that alter its output ([Changes], [Era.Has]), which
+// the three CRD stages follow.
 //
 // # Data flow
 //
