@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,14 +53,20 @@ func (r *Run) payloadProblems(err error) []diag.Diagnostic {
 	if joined, ok := err.(interface{ Unwrap() []error }); ok {
 		leaves = joined.Unwrap()
 	}
+	// A chosen era dictates the format: say which and why, for a pin
+	// that does not match the files.
+	why := ""
+	if r.era != "" {
+		why = fmt.Sprintf(" (read in the format of era %s: %s)", r.era, r.eraReason)
+	}
 	var out []diag.Diagnostic
 	for _, leaf := range leaves {
 		var fe *payload.FileError
 		if errors.As(leaf, &fe) && exists(filepath.Join(dir, fe.FileName)) {
-			out = append(out, diag.Errorf(filepath.Join(dir, fe.FileName), 0, "", "%s", fe.Err))
+			out = append(out, diag.Errorf(filepath.Join(dir, fe.FileName), 0, "", "%s%s", fe.Err, why))
 			continue
 		}
-		out = append(out, diag.Errorf(dir, 0, "", "%s", leaf))
+		out = append(out, diag.Errorf(dir, 0, "", "%s%s", leaf, why))
 	}
 	return out
 }
