@@ -186,14 +186,22 @@ conformance: conformance-dropin conformance-optin
 ## conformance-dropin: real openshift/api trees, the current one and one of
 ## the pre-version era, through their OWN hack/*.sh scripts with CODEGEN set
 ## to our binary and nothing added to the tree: every script exits 0 and the
-## tree stays as committed (hack/dropin.sh, docs/zero-configuration.md); a tree of the
-## February-March 2026 reference needs one line, the era it follows
+## tree stays as committed (hack/dropin.sh, docs/zero-configuration.md); a
+## tree of the February-March 2026 reference needs one line, the era it
+## follows; so do three trees of other eras (a module zip has no tools/ to
+## tell it), run through their CRD scripts only
 PREVERSION_MODULE ?= github.com/openshift/api@v0.0.0-20260114133223-6ab113cb7368
 FEBRUARY_MODULE ?= github.com/openshift/api@v0.0.0-20260302174620-dcac36b908db
+OCTOBER_MODULE ?= github.com/openshift/api@v0.0.0-20251020135558-286504b695bc
+LATE_OCTOBER_MODULE ?= github.com/openshift/api@v0.0.0-20251023193535-8691c3014652
+MID_FEBRUARY_MODULE ?= github.com/openshift/api@v0.0.0-20260218112846-22c744831738
 conformance-dropin: $(CODEGEN)
 	GO=$(GO) hack/dropin.sh $(CODEGEN) $(CONFORMANCE_MODULE)
 	GO=$(GO) hack/dropin.sh $(CODEGEN) $(PREVERSION_MODULE)
 	GO=$(GO) DROPIN_CONFIG='referenceEra: "2026-02"' hack/dropin.sh $(CODEGEN) $(FEBRUARY_MODULE)
+	GO=$(GO) DROPIN_STEPS=crds DROPIN_CONFIG='referenceEra: "2025-10-09"' hack/dropin.sh $(CODEGEN) $(OCTOBER_MODULE)
+	GO=$(GO) DROPIN_STEPS=crds DROPIN_CONFIG='referenceEra: "2025-10-09"' hack/dropin.sh $(CODEGEN) $(LATE_OCTOBER_MODULE)
+	GO=$(GO) DROPIN_STEPS=crds DROPIN_CONFIG='referenceEra: "2026-02-18"' hack/dropin.sh $(CODEGEN) $(MID_FEBRUARY_MODULE)
 
 ## conformance-optin: the current tree OPTED IN to our checks (a
 ## .gatedcrd.yaml with kubeVersion 1.32 and a strict baseline): regenerated

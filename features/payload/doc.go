@@ -33,8 +33,9 @@
 // them, whatever its annotations say (a real operator repository ships a
 // featureGate-SelfManagedHA-*.yaml whose profile annotation says
 // Hypershift); its manifests have no
-// versions and cover every version. [Era] names the reference's eras for
-// the CRD merge stage, which follows each era's rules.
+// versions and cover every version. [Era] names the reference's eras by
+// the dated changes that alter its output ([Changes], internal/refera),
+// which the three CRD stages follow.
 //
 // # Data flow
 //

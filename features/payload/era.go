@@ -12,15 +12,27 @@ import (
 )
 
 // Era names a period of the reference generator (openshift/api's codegen)
-// whose output a repository's committed files follow. The payload
-// FeatureGate directory shows the era (see [DetectEra]); the merge stage
-// reproduces each era's rules byte for byte (docs/reference-rules.md,
-// "Pre-version trees"; docs/zero-configuration.md, "Which era a tree is in").
-// The type is internal/refera's, so that the repository configuration can
-// name an era without importing this package.
+// whose output a repository's committed files follow; internal/refera
+// defines it, with the dated changes that delimit the eras, so that the
+// repository configuration can name an era without importing this package.
+// The payload FeatureGate directory shows an era's format ([DetectEra]).
 type Era = refera.Era
 
-// The eras, oldest first; internal/refera documents each.
+// A Change is a change of the reference that alters its output.
+type Change = refera.Change
+
+// The changes of the reference since September 2025 that alter its output
+// (internal/refera documents each).
+var (
+	StableMergeOrder          = refera.StableMergeOrder
+	TypeMarkersAcrossPackages = refera.TypeMarkersAcrossPackages
+	SeparateEnums             = refera.SeparateEnums
+	GatedCRDsInOneFile        = refera.GatedCRDsInOneFile
+	VersionAware              = refera.VersionAware
+	AtomicValidations         = refera.AtomicValidations
+)
+
+// The eras the payload format and the configuration's month names tell.
 const (
 	Era202509 = refera.Era202509
 	Era202601 = refera.Era202601
@@ -28,11 +40,17 @@ const (
 	Era202603 = refera.Era202603
 )
 
-// Eras lists every era, oldest first.
-func Eras() []Era { return refera.All() }
+// Changes lists every Change, oldest first.
+func Changes() []Change { return refera.Changes() }
 
-// ParseEra checks an era name, as a repository configuration spells it.
-func ParseEra(s string) (Era, error) { return refera.Parse(s) }
+// Eras lists every era, oldest first.
+func Eras() []Era { return refera.Eras() }
+
+// EraAt is the era of the reference as it was on date (YYYY-MM-DD).
+func EraAt(date string) Era { return refera.EraAt(date) }
+
+// ParseEra checks an era name as a repository configuration spells it.
+func ParseEra(s string) (Era, error) { return refera.ParseEra(s) }
 
 // DetectEra tells the era of a payload directory from its files: when no
 // file carries the major-version annotation it is the pre-version format

@@ -62,7 +62,7 @@ type Config struct {
 	StrictMarkers *bool
 
 	// ReferenceEra names the era of the reference whose output the tree
-	// holds and whose rules generation follows (refera.All,
+	// holds and whose rules generation follows (refera.Eras,
 	// docs/zero-configuration.md: "Which era a tree is in"); "" detects it
 	// from the payload FeatureGate directory.
 	ReferenceEra refera.Era

@@ -65,7 +65,7 @@ referenceEra: "2026-01"
 		EnumFromConstants:   true,
 		FeatureGateDocs:     FeatureGateDocs{Directory: "docs/gates", Line: 17},
 		StrictMarkers:       &strict,
-		ReferenceEra:        "2026-01",
+		ReferenceEra:        "2025-11-05", // "2026-01" is the name of earlier versions
 	}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got\n%+v\nwant\n%+v", cfg, want)
@@ -126,7 +126,8 @@ func TestParseErrors(t *testing.T) {
 		{"gate docs unknown key", "featureGateDocs:\n  dir: docs\n", `c.yaml:2: featureGateDocs.dir: unknown key; featureGateDocs accepts directory`},
 		{"root not a mapping", "- a\n", `c.yaml:1: must be a mapping of keys (compatibility, enumFromConstants, featureGateDocs, kubeVersion, kubeVersions, payloadCRDs, referenceEra, requiredAnnotations, strictMarkers) to values`},
 		{"strict markers not a bool", "strictMarkers: on please\n", `c.yaml:1: strictMarkers: must be true or false`},
-		{"unknown era", "referenceEra: \"2025-12\"\n", `c.yaml:1: referenceEra: unknown era "2025-12" of the reference generator; known eras are 2025-09, 2026-01, 2026-02, 2026-03`},
+		{"unknown era", "referenceEra: \"2025-12\"\n", `c.yaml:1: referenceEra: unknown era "2025-12" of the reference generator; known eras are 2025-09, 2025-10-09, 2025-11-05, 2026-01-21, 2026-02-18, 2026-02-23, 2026-03-20, 2026-01, 2026-02, 2026-03, or a date from 2025-09-01 on (YYYY-MM-DD)`},
+		{"era before every known", "referenceEra: \"2025-08-31\"\n", `c.yaml:1: referenceEra: unknown era "2025-08-31" of the reference generator; known eras are 2025-09, 2025-10-09, 2025-11-05, 2026-01-21, 2026-02-18, 2026-02-23, 2026-03-20, 2026-01, 2026-02, 2026-03, or a date from 2025-09-01 on (YYYY-MM-DD)`},
 		{"kube versions backwards", "kubeVersions: 1.37-1.30\n", `c.yaml:1: kubeVersions: range "1.37-1.30" runs backwards; write 1.30-1.37`},
 		{"kube versions malformed", "kubeVersions: [\"1.32\", \"1.3x\"]\n", `c.yaml:1: kubeVersions: "1.3x" is not a Kubernetes release`},
 		{"kube versions twice", "kubeVersions: 1.30-1.32,1.31\n", `c.yaml:1: kubeVersions: 1.31 is listed twice in "1.30-1.32,1.31"`},

@@ -84,7 +84,7 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 		if !ok {
 			return
 		}
-		era, err := refera.Parse(s)
+		era, err := refera.ParseEra(s)
 		if err != nil {
 			p.Addf(val.Line, "referenceEra", "%v", err)
 			return

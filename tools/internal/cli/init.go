@@ -69,8 +69,8 @@ func runInit(opts *options) error {
 		facts.strictFindings = strictFindings
 		facts.notOptedIn = r.NotOptedIn
 		facts.kubeMinor, facts.kubeReason = r.KubeTarget.Minor, r.RelativeText(r.KubeTarget.Reason)
-		if d, err := r.Payload(); err == nil {
-			facts.era, facts.eraFrom = string(d.Era), r.RelativeText(r.PayloadDir())
+		if era, why := r.Era(); era != "" {
+			facts.era, facts.eraFrom = string(era), r.RelativeText(why)
 		}
 		return nil
 	}
@@ -121,7 +121,7 @@ func (f *initFacts) render() string {
 `)
 	fmt.Fprintf(&b, "# %s accepts the %d found when this file was written.\nstrictMarkers: true\n", baseline.FileName, f.strictFindings)
 	if f.era != "" {
-		fmt.Fprintf(&b, "\n# The era of the reference whose output this tree holds (detected from\n# %s).\nreferenceEra: %q\n", f.eraFrom, f.era)
+		fmt.Fprintf(&b, "\n# The era of the reference whose output this tree holds (detected:\n# %s).\nreferenceEra: %q\n", f.eraFrom, f.era)
 	}
 	b.WriteString("\n# The CRDs are validated as this Kubernetes release's API server does\n")
 	fmt.Fprintf(&b, "# (%s).\n", f.kubeReason)

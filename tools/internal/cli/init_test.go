@@ -27,7 +27,7 @@ func TestInit(t *testing.T) {
 	cfg := readFile(t, filepath.Join(dir, ".gatedcrd.yaml"))
 	for _, want := range []string{
 		"# .codegen-baseline.yaml accepts the 1 found when this file was written.\nstrictMarkers: true\n",
-		"referenceEra: \"2026-03\"\n",
+		"referenceEra: \"2026-03-20\"\n",
 		"# (k8s.io/apimachinery v0.37.0 in ",
 		"\nkubeVersion: \"1.37\"\n",
 		"\nrequiredAnnotations:\n  groupSuffix: .openshift.io\n  annotations: [api-approved.openshift.io]\n",

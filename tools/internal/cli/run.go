@@ -10,6 +10,7 @@ import (
 
 	"k8s.io/klog/v2"
 
+	"github.com/gatedcrd/gatedcrd/features/payload"
 	"github.com/gatedcrd/gatedcrd/internal/clicontract"
 	"github.com/gatedcrd/gatedcrd/internal/kubetarget"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
@@ -61,6 +62,9 @@ func run(opts *options, stages pipeline.Stages) error {
 		return fail(opts, r, err)
 	}
 	progress(opts, "codegen: %d API group(s), %d group-version(s) under %s", len(d.Discovery.Groups), len(d.Discovery.Versions()), opts.baseDir)
+	if stages&(pipeline.PartialSchemas|pipeline.SchemaPatch|pipeline.ManifestMerge) != 0 {
+		progress(opts, "%s", r.RelativeText("codegen: "+describeEra(r.Era())))
+	}
 	if stages&pipeline.ManifestMerge != 0 {
 		progress(opts, "%s", r.RelativeText("codegen: "+describeTarget(r.KubeTarget)))
 	}
@@ -161,6 +165,15 @@ func lockForRun(opts *options) (*pipeline.WriteLock, error) {
 		return nil, &clicontract.Error{Code: ExitIO, Msg: fmt.Sprintf("error: %v", err)}
 	}
 	return lock, nil
+}
+
+// describeEra says which era of the reference the CRD stages follow and
+// why.
+func describeEra(era payload.Era, why string) string {
+	if era == "" {
+		return "output of today's reference (" + why + ")"
+	}
+	return fmt.Sprintf("output of the reference of era %s (%s)", era, why)
 }
 
 // describeTarget says which Kubernetes release validates the CRDs, why,

@@ -160,3 +160,115 @@ func lineOf(t *testing.T, path, text string) string {
 	t.Fatalf("%s has no line %q", path, text)
 	return ""
 }
+
+// pin2026Dir holds the generated files of the fixture that differ when its
+// hack/tools/go.mod pins a reference of January 2026 instead of September
+// 2025: the era told by the pin decides what stage 1 sees.
+const pin2026Dir = "testdata/operatorrepo-pin2026"
+
+// The reference the fixture pins, and the one its 2026 variant pins.
+const (
+	pin2025 = "v0.0.0-20250915151906-94481d71bb6f"
+	pin2026 = "v0.0.0-20260114133223-6ab113cb7368"
+)
+
+// TestOperatorRepoFixtureEras: with no configuration, the fixture's
+// goldens follow the era of the reference its hack/tools/go.mod pins.
+// Pinned to September 2025 (the committed goldens, TestOperatorRepoFixture)
+// the gate whose only marker is on a type of another group-version
+// (network/v1) gets no partial manifest; pinned to January 2026 it does,
+// and the merged CRDs of TechPreviewNoUpgrade carry its rule. The first
+// line after discovery names the era and the pin.
+func TestOperatorRepoFixtureEras(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds codegen and vendors the fixture's modules")
+	}
+	bin := buildCodegen(t)
+	template, golden := vendoredFixture(t)
+	form := makefileForms[0]
+	for _, c := range []struct {
+		pin, era string
+		overlay  map[string][]byte
+	}{
+		{pin2025, "2025-09", nil},
+		{pin2026, "2025-11-05", readOverlay(t)},
+	} {
+		t.Run(c.pin, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, readTree(t, template, nil))
+			mod := filepath.Join(dir, "hack", "tools", "go.mod")
+			data, err := os.ReadFile(mod)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(data, []byte(pin2025)) {
+				t.Fatalf("%s does not pin %s", mod, pin2025)
+			}
+			if err := os.WriteFile(mod, bytes.ReplaceAll(data, []byte(pin2025), []byte(c.pin)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var stderr strings.Builder
+			for _, s := range form.steps {
+				stderr.WriteString(codegen(t, bin, dir, s, 0))
+			}
+			wantLine := "codegen: output of the reference of era " + c.era + " (github.com/openshift/api/tools " + c.pin + " in ../hack/tools/go.mod, of "
+			if !strings.Contains(stderr.String(), wantLine) {
+				t.Errorf("no line %q on stderr:\n%s", wantLine, stderr.String())
+			}
+			got := readTree(t, dir, func(rel string) bool { return !generated(rel) })
+			if *update && c.overlay != nil {
+				writeOverlay(t, got, golden)
+				return
+			}
+			for _, rel := range sortedKeys(got) {
+				want, ok := c.overlay[rel]
+				if !ok {
+					want, ok = golden[rel]
+				}
+				if !ok {
+					t.Errorf("%s: written, but no such golden file", rel)
+				} else if !bytes.Equal(want, got[rel]) {
+					t.Errorf("%s differs from the golden file (rerun with -update and review the diff):\n%s", rel, diff(want, got[rel]))
+				}
+			}
+			for _, rel := range sortedKeys(golden) {
+				if _, ok := got[rel]; !ok {
+					t.Errorf("%s: golden file not written", rel)
+				}
+			}
+			partial := fixtureGV + "/zz_generated.featuregated-crd-manifests/controlplanes.fleet.example.com/ClusterNetworkCIDRs.yaml"
+			if _, ok := got[partial]; ok != (c.overlay != nil) {
+				t.Errorf("%s written: %v, want %v", partial, ok, c.overlay != nil)
+			}
+		})
+	}
+}
+
+// readOverlay reads the generated files of pin2026Dir.
+func readOverlay(t *testing.T) map[string][]byte {
+	t.Helper()
+	if _, err := os.Stat(pin2026Dir); os.IsNotExist(err) && *update {
+		return map[string][]byte{}
+	}
+	overlay := readTree(t, pin2026Dir, func(rel string) bool { return !generated(rel) })
+	if len(overlay) == 0 {
+		t.Fatalf("%s holds no generated file", pin2026Dir)
+	}
+	return overlay
+}
+
+// writeOverlay rewrites pin2026Dir with the files of got that differ from
+// golden (-update).
+func writeOverlay(t *testing.T, got, golden map[string][]byte) {
+	t.Helper()
+	if err := os.RemoveAll(pin2026Dir); err != nil {
+		t.Fatal(err)
+	}
+	differ := map[string][]byte{}
+	for rel, data := range got {
+		if !bytes.Equal(golden[rel], data) {
+			differ[rel] = data
+		}
+	}
+	writeTree(t, pin2026Dir, differ)
+}

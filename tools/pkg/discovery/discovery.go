@@ -104,6 +104,9 @@ type Result struct {
 	Groups []*Group
 	// Fset positions the parsed files of every version (Version.Files).
 	Fset *token.FileSet
+	// AllImportPaths are the import paths of every group-version below
+	// BaseDir, the ones the filter left out too, sorted by directory.
+	AllImportPaths []string
 }
 
 // Versions returns every version of every group in run order.
@@ -163,6 +166,9 @@ func DiscoverWith(baseDir string, filter []string, opts Options) (*Result, *diag
 		return nil, problems, err
 	}
 	sort.Slice(versions, func(i, j int) bool { return versions[i].Dir < versions[j].Dir })
+	for _, v := range versions {
+		res.AllImportPaths = append(res.AllImportPaths, v.ImportPath)
+	}
 
 	if len(filter) > 0 {
 		versions, err = applyFilter(versions, filter)

@@ -41,19 +41,21 @@ func rulesFor(era fgpayload.Era, d *fgpayload.Directory) (*eraRules, error) {
 		return nil, err
 	}
 	if era.Versioned() != read.Versioned() {
-		return nil, fmt.Errorf("era %s of the reference reads %s, but the payload FeatureGate directory was read as era %s, whose files %s",
+		return nil, fmt.Errorf("era %s of the reference reads %s, but the payload FeatureGate directory was read as era %s, which reads %s",
 			era, versionedText(era), read, versionedText(read))
 	}
-	switch era {
-	case fgpayload.Era202509:
-		return &eraRules{era: era, crdType: ruleKeyedCRDType, order: sortSliceCombinationsLast, decide: decidePreVersion}, nil
-	case fgpayload.Era202601:
-		return &eraRules{era: era, crdType: ruleKeyedCRDType, order: stableCombinationsLast, decide: decidePreVersion}, nil
-	case fgpayload.Era202602:
-		return &eraRules{era: era, crdType: ruleKeyedCRDType, order: sortForApplication, decide: decideVersioned}, nil
-	default:
-		return &eraRules{era: era, crdType: pipelineCRDType, order: sortForApplication, decide: decideVersioned}, nil
+	rules := &eraRules{era: era, crdType: pipelineCRDType, order: sortForApplication, decide: decideVersioned}
+	if !era.Has(fgpayload.AtomicValidations) {
+		rules.crdType = ruleKeyedCRDType
 	}
+	if !era.Versioned() {
+		rules.order = stableCombinationsLast
+		if !era.Has(fgpayload.StableMergeOrder) {
+			rules.order = sortSliceCombinationsLast
+		}
+		rules.decide = decidePreVersion(era.Has(fgpayload.GatedCRDsInOneFile))
+	}
+	return rules, nil
 }
 
 func versionedText(e fgpayload.Era) string {

@@ -3,6 +3,7 @@ package manifestmerge
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -349,8 +350,8 @@ func TestEraMismatch(t *testing.T) {
 		payload *fgpayload.Directory
 		want    string
 	}{
-		{fgpayload.Era202603, pre, "era 2026-03 of the reference reads payload files with major versions, but the payload FeatureGate directory was read as era 2026-01"},
-		{fgpayload.Era202601, examplePayload(), "era 2026-01 of the reference reads payload files without major versions"},
+		{fgpayload.Era202603, pre, "era 2026-03-20 of the reference reads payload files with major versions, but the payload FeatureGate directory was read as era 2025-11-05"},
+		{fgpayload.Era202601, examplePayload(), "era 2025-11-05 of the reference reads payload files without major versions"},
 		{"2030-01", examplePayload(), `unknown era "2030-01"`},
 	} {
 		base := t.TempDir()
@@ -382,5 +383,38 @@ func TestRuleKeyedSchema(t *testing.T) {
 	}
 	if l := fieldList(t, current.Schema, schemaPropsName, "x-kubernetes-validations"); l.ElementRelationship != schema.Atomic {
 		t.Errorf("building the rule-keyed type changed the current one: x-kubernetes-validations is %s", describeList(l))
+	}
+}
+
+// TestGatedCRDInOneFile: from 2026-02-18 a pre-version tree writes a CRD
+// gated as a whole (release.openshift.io/feature-gate) as one file for
+// every feature set, annotated with the gate, where the era before wrote
+// one file per feature set the gate is on in.
+func TestGatedCRDInOneFile(t *testing.T) {
+	gates := []string{"TP"}
+	files := map[string]string{widgetsGated + "TP.yaml": crdSource(
+		gated([]string{"TP"}, manifest.FeatureGatePassThrough, "TP"), []string{"name"}, nil)}
+	for _, tc := range []struct {
+		era  fgpayload.Era
+		want map[string]string
+	}{
+		{fgpayload.Era202601, map[string]string{
+			"widgets-CustomNoUpgrade.crd.yaml":      "Hypershift SelfManagedHA fs=CustomNoUpgrade gate=TP",
+			"widgets-DevPreviewNoUpgrade.crd.yaml":  "Hypershift SelfManagedHA fs=DevPreviewNoUpgrade gate=TP",
+			"widgets-TechPreviewNoUpgrade.crd.yaml": "Hypershift SelfManagedHA fs=TechPreviewNoUpgrade gate=TP",
+		}},
+		{fgpayload.Era(fgpayload.GatedCRDsInOneFile.Date), map[string]string{
+			"widgets.crd.yaml": "Hypershift SelfManagedHA gate=TP",
+		}},
+	} {
+		t.Run(string(tc.era), func(t *testing.T) {
+			payload := preVersionPayload(t, gates,
+				gateRule{gate: "TP", featureSets: []string{"TechPreviewNoUpgrade", "DevPreviewNoUpgrade"}})
+			payload.Era = tc.era
+			got := preVersionCase(t, files, payload)
+			if !maps.Equal(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

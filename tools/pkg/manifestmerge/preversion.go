@@ -52,9 +52,17 @@ func sortSliceCombinationsLast(ms []*partialManifest) {
 //     the same in all of its feature sets, otherwise one file per tuple,
 //     -<Profile>-<FeatureSet>, with that profile and feature set.
 //
-// The release.openshift.io/feature-gate annotation gets no special
-// treatment: it is kept as any other.
-func decidePreVersion(records []record, pl *payload, _ func(data int) bool) []outputFile {
+// The release.openshift.io/feature-gate annotation is kept as any other.
+// From 2026-02-18 (gatedOneFile) a CRD carrying it counts as covering
+// every feature set in rule 1, so that it is one file installed by the
+// gate alone.
+func decidePreVersion(gatedOneFile bool) func(records []record, pl *payload, hasFeatureGate func(data int) bool) []outputFile {
+	return func(records []record, pl *payload, hasFeatureGate func(data int) bool) []outputFile {
+		return decidePreVersionRecords(records, pl, gatedOneFile && len(records) > 0 && hasFeatureGate(records[0].data))
+	}
+}
+
+func decidePreVersionRecords(records []record, pl *payload, gated bool) []outputFile {
 	if len(records) == 0 {
 		return nil
 	}
@@ -85,7 +93,7 @@ func decidePreVersion(records []record, pl *payload, _ func(data int) bool) []ou
 
 	// Rule 1.
 	coversAll := !slices.ContainsFunc(pl.featureSets, func(fs string) bool { return len(byFeatureSet[fs]) == 0 })
-	if allEqual(records) && coversAll {
+	if allEqual(records) && (coversAll || gated) {
 		return []outputFile{file(records[0].data, nil, profilesOf(records), nil)}
 	}
 	// Rule 2.

@@ -51,6 +51,8 @@ type walker struct {
 	path []string
 	// failed is set when a package on the way could not be indexed.
 	failed bool
+	// rootPkg is the import path of the root type's package.
+	rootPkg string
 }
 
 func (r *run) newWalker(crd *CRD) *walker {
@@ -70,6 +72,7 @@ func (w *walker) walkRoot(idx *pkgIndex, spec *ast.TypeSpec) {
 		return
 	}
 	w.path = []string{spec.Name.Name}
+	w.rootPkg = idx.pkg.PkgPath
 	w.walkType(obj.Type(), site{pos: spec.Name.Pos(), name: "type " + spec.Name.Name, typ: obj.Type()}, true)
 }
 
@@ -220,7 +223,8 @@ func (w *walker) indexFor(p *types.Package) *pkgIndex {
 	return idx
 }
 
-// visitDecl reads the gate markers of a type declaration.
+// visitDecl reads the gate markers of a type declaration of a package
+// whose type-level markers the reference sees (Input.OwnPackageTypeMarkers).
 func (w *walker) visitDecl(obj *types.TypeName, root bool) {
 	idx := w.indexFor(obj.Pkg())
 	if idx == nil {
@@ -230,7 +234,26 @@ func (w *walker) visitDecl(obj *types.TypeName, root bool) {
 	if spec == nil {
 		return
 	}
+	if path := obj.Pkg().Path(); path != w.rootPkg && !w.r.typeMarkerPackages[path] {
+		w.unseenTypeMarkers(idx, spec)
+		return
+	}
 	w.gateMarkers(idx, spec, markers.DescribesType, root)
+}
+
+// unseenTypeMarkers warns about the gate markers of a type declaration
+// that the reference does not see.
+func (w *walker) unseenTypeMarkers(idx *pkgIndex, spec ast.Node) {
+	which := "outside the group-versions of the run"
+	if w.r.typeMarkerPackages == nil {
+		which = "outside the CRD's package, which the reference of this tree's era (before 2025-11-05) does not see"
+	}
+	for _, name := range append([]string{markerdefs.EnableFeatureGateName}, gateAwareNames...) {
+		for _, v := range idx.markersOf(w.r, spec, name, markers.DescribesType) {
+			w.warnAt(contribution{pos: v.Pos, text: v.Text}, "CRD %s reaches this type, whose type-level markers are ignored because its package is %s: "+
+				"the marker gives that CRD no partial manifest and no rule; put it on the field instead", w.crd.Kind, which)
+		}
+	}
 }
 
 // visitField reads the gate markers of a struct field.

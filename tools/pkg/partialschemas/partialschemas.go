@@ -73,6 +73,20 @@ type Input struct {
 	// syntax did not change since a run with the same cache, and keeps
 	// this run's (codegen watch); nil indexes every package the run needs.
 	Indexes *IndexCache
+	// OwnPackageTypeMarkers makes the walk read the type-level gate
+	// markers of the types declared in the CRD's own package only, as the
+	// reference did before 2025-11-05 (features/payload.
+	// TypeMarkersAcrossPackages), when it parsed each group-version alone.
+	// Otherwise it reads those of every group-version's package below the
+	// base directory (discovery.Result.AllImportPaths), which the
+	// reference parses together since (of the selected ones only, when
+	// --api-group-versions selects: stage 1 gives the same gates whatever
+	// the selection, docs/decisions.md). The types of
+	// any other package have no comments for the reference's parser
+	// (gengo gives comments to the packages it is asked for only), so
+	// their type-level markers are never read. Field markers are read
+	// everywhere.
+	OwnPackageTypeMarkers bool
 }
 
 // Result is what stage 1 found and decided.
@@ -254,6 +268,10 @@ type run struct {
 	// existing reads the partial manifests already in the tree ahead.
 	existing *Prefetch
 	only     func(groupVersion, kind string) bool
+	// typeMarkerPackages are the import paths whose types' type-level
+	// markers are read (Input.OwnPackageTypeMarkers): nil reads those of
+	// the root's package only.
+	typeMarkerPackages map[string]bool
 }
 
 // Run executes stage 1 for every version of every group in in.Discovery
@@ -277,6 +295,12 @@ func Run(in Input) (*Result, error) {
 		strict:   in.Strict,
 		indexes:  newIndexes(in.Universe),
 		cache:    in.Indexes,
+	}
+	if !in.OwnPackageTypeMarkers {
+		r.typeMarkerPackages = map[string]bool{}
+		for _, p := range in.Discovery.AllImportPaths {
+			r.typeMarkerPackages[p] = true
+		}
 	}
 	r.existing = in.Prefetch
 	r.only = in.Only

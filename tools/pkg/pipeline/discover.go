@@ -77,7 +77,7 @@ func (d *Discovered) configure() error {
 	cfg, err := repoconfig.Load(base)
 	d.Config = cfg
 	r.strict, r.settled = d.strictMarkers(), true
-	r.configuredEra = cfg.ReferenceEra
+	r.chooseEra(cfg)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,16 +20,13 @@ type payloadOnce struct {
 
 // Payload reads the payload FeatureGate directory once per run, in the
 // format of the run's era (Options.Era, else referenceEra of the
-// repository configuration, else detected from the files): strict mode
-// (for gate names) and the merge share the result. A run with a Keep
-// parses the files only when they changed since its last read.
+// repository configuration, else the repository's pin, else detected from
+// the files): strict mode (for gate names) and the merge share the result.
+// A run with a Keep parses the files only when they changed since its last
+// read.
 func (r *Run) Payload() (*payload.Directory, error) {
 	if !r.payload.read {
-		era := r.Options.Era
-		if era == "" {
-			era = r.configuredEra
-		}
-		r.payload.dir, r.payload.err = r.kept().payload.ReadDirEra(r.PayloadDir(), era)
+		r.payload.dir, r.payload.err = r.kept().payload.ReadDirEra(r.PayloadDir(), r.era)
 		r.payload.read = true
 	}
 	return r.payload.dir, r.payload.err
@@ -55,14 +53,20 @@ func (r *Run) payloadProblems(err error) []diag.Diagnostic {
 	if joined, ok := err.(interface{ Unwrap() []error }); ok {
 		leaves = joined.Unwrap()
 	}
+	// A chosen era dictates the format: say which and why, for a pin
+	// that does not match the files.
+	why := ""
+	if r.era != "" {
+		why = fmt.Sprintf(" (read in the format of era %s: %s)", r.era, r.eraReason)
+	}
 	var out []diag.Diagnostic
 	for _, leaf := range leaves {
 		var fe *payload.FileError
 		if errors.As(leaf, &fe) && exists(filepath.Join(dir, fe.FileName)) {
-			out = append(out, diag.Errorf(filepath.Join(dir, fe.FileName), 0, "", "%s", fe.Err))
+			out = append(out, diag.Errorf(filepath.Join(dir, fe.FileName), 0, "", "%s%s", fe.Err, why))
 			continue
 		}
-		out = append(out, diag.Errorf(dir, 0, "", "%s", leaf))
+		out = append(out, diag.Errorf(dir, 0, "", "%s%s", leaf, why))
 	}
 	return out
 }

@@ -90,9 +90,12 @@ type Options struct {
 	// Progress, when set, receives the lines of a long first-time setup:
 	// building the CRD validation program of a non-linked KubeVersion.
 	Progress io.Writer
-	// Era is the era of the reference generator whose rules the payload
-	// FeatureGate directory is read and the merge follows (payload.Eras); empty detects it from the payload files: 2026-01
-	// when none carries major versions, 2026-03 when all do.
+	// Era is the era of the reference generator whose rules the three
+	// stages follow and in whose format the payload FeatureGate directory
+	// is read (payload.Eras); empty takes referenceEra of the
+	// repository configuration, else the era the repository pins
+	// (referenceera), else detects it from the payload files: 2025-11-05
+	// when none carries major versions, 2026-03-20 when all do.
 	Era payload.Era
 	// WriteLock, when set, is the tree's write lock (LockWrites), held by
 	// the caller for the whole run, as codegen watch does for a cycle;
@@ -156,9 +159,12 @@ type Run struct {
 	// strict is the resolved Options.StrictMarkers; settled says it was
 	// resolved (before that no strict finding is settled).
 	strict, settled bool
-	// configuredEra is referenceEra of the repository configuration.
-	configuredEra payload.Era
-	payload       payloadOnce
+	// era is the era chosen before the payload is read (Options.Era,
+	// referenceEra, the repository's pin), "" when the payload decides;
+	// eraReason says why.
+	era       payload.Era
+	eraReason string
+	payload   payloadOnce
 	// pending is the package load discovery started, until Load takes it.
 	pending *goload.Pending
 	// committed is the reader of HEAD that Discovered.Generate starts for

@@ -29,7 +29,7 @@ func (c *Checked) PartialManifests() (*Partials, error) {
 		c.checkTypes()
 		res, err := partialschemas.Run(partialschemas.Input{Discovery: c.Discovery, Universe: c.Universe, Tree: r.Tree, Problems: r.Problems,
 			Strict: r.strict, Prefetch: c.takeExisting(), Only: r.onlyKinds(), Memo: r.kept().manifests,
-			Indexes: r.kept().partialIndexes})
+			Indexes: r.kept().partialIndexes, OwnPackageTypeMarkers: r.ownPackageTypeMarkers()})
 		if err == nil {
 			p.PartialSchemas = res
 			p.untouched = untouchedCRDs(res)
@@ -105,7 +105,7 @@ func (p *Partials) Schemas() (*Schemas, error) {
 			EnumFromConstants: p.Config.EnumFromConstants, Partials: p.takeManifests(),
 			PresumeMerged: r.Options.Stages&ManifestMerge != 0, Untouched: p.untouched, Memo: r.kept().manifests,
 			Indexes: r.kept().schemaIndexes, Subtrees: r.rendering()}
-		in.Era = schemapatch.EraOf(r.Payload())
+		in.Era = r.schemaEra()
 		res, err := schemapatch.Run(in)
 		if err == nil {
 			s.SchemaPatch = res

@@ -59,9 +59,10 @@ func EraOf(d *payload.Directory, err error) payload.Era {
 }
 
 // legacyEnumEra reports whether the reference of era folded a field's and
-// its type's enums into allOf. The empty era is the current behaviour.
+// its type's enums into allOf (before payload.SeparateEnums). The empty
+// era is the current behaviour.
 func legacyEnumEra(era payload.Era) bool {
-	return era == payload.Era202509 || era == payload.Era202601
+	return !era.Has(payload.SeparateEnums)
 }
 
 // legacyEnums returns the flattened schema flat of the type id with every

@@ -331,7 +331,7 @@ type: string
 `}},
 	}
 	for _, era := range append(payload.Eras(), "") {
-		legacy := era == payload.Era202509 || era == payload.Era202601
+		legacy := era != "" && era < payload.Era(payload.SeparateEnums.Date)
 		tr := tree.New()
 		list := &diag.List{}
 		if _, err := Run(Input{Discovery: l.discovery, Universe: l.universe, Tree: tr, Problems: list, Era: era}); err != nil {

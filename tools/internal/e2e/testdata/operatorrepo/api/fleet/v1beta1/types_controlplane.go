@@ -1,6 +1,10 @@
 package v1beta1
 
-import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	networkv1 "example.com/operator/api/network/v1"
+)
 
 // ControlPlane is a control plane the operator runs for a guest cluster.
 // Its Default feature set differs between the two cluster profiles (the
@@ -60,6 +64,10 @@ type ControlPlaneSpec struct {
 	// +openshift:enable:FeatureGate=ExternalDNSProvider
 	// +optional
 	DNS *DNSSpec `json:"dns,omitempty"`
+
+	// network configures the control plane's addresses.
+	// +optional
+	Network networkv1.ClusterNetwork `json:"network,omitempty"`
 }
 
 // PlatformType names an infrastructure platform.
