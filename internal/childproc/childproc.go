@@ -22,8 +22,9 @@ type Process struct {
 	// Stdin is the child's standard input; closing it asks the child to
 	// stop (Stop does).
 	Stdin io.WriteCloser
-	// Stdout is the child's standard output, closed once the child has
-	// exited.
+	// Stdout is the child's standard output. What the child wrote before
+	// it exited stays readable after it exited; the reader then ends, and
+	// closes itself, at the end of that output.
 	Stdout io.Reader
 	exited chan struct{}
 	// waitErr is cmd.Wait's result, read after exited is closed.
@@ -38,19 +39,39 @@ func Start(cmd *exec.Cmd) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	// Our own pipe, not cmd.StdoutPipe: Wait closes the reader of that one
+	// as soon as the child exits, so a child that writes one line and
+	// exits at once (a server that did not start) could lose the line to
+	// a parent that had not read it yet.
+	stdout, childEnd, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdout = childEnd
+	err = cmd.Start()
+	childEnd.Close() // the child holds its own copy
+	if err != nil {
+		stdout.Close()
 		return nil, fmt.Errorf("starting %s: %w", cmd.Path, err)
 	}
-	p := &Process{cmd: cmd, Stdin: stdin, Stdout: stdout, exited: make(chan struct{})}
+	p := &Process{cmd: cmd, Stdin: stdin, Stdout: &selfClosingReader{stdout}, exited: make(chan struct{})}
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
 	}()
 	return p, nil
+}
+
+// selfClosingReader closes its file once a read fails, at the end of the
+// child's output, so that no caller has to.
+type selfClosingReader struct{ f *os.File }
+
+func (r *selfClosingReader) Read(b []byte) (int, error) {
+	n, err := r.f.Read(b)
+	if err != nil {
+		r.f.Close()
+	}
+	return n, err
 }
 
 // Exited is closed once the child has exited.

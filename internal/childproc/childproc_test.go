@@ -84,3 +84,15 @@ func TestStartFailure(t *testing.T) {
 		t.Errorf("Start: %v, want an error naming the program", err)
 	}
 }
+
+// TestLastLineOutlivesTheChild: a child that writes a line and exits at
+// once still has its line read, however late the parent reads it.
+func TestLastLineOutlivesTheChild(t *testing.T) {
+	p := start(t, `echo '{"ready":false}'; exit 1`)
+	<-p.Exited()
+	time.Sleep(10 * time.Millisecond) // past the Wait that used to close the reader
+	line, err := bufio.NewReader(p.Stdout).ReadString('\n')
+	if err != nil || line != "{\"ready\":false}\n" {
+		t.Fatalf("read %q, %v; want the child's line", line, err)
+	}
+}
