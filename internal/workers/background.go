@@ -32,3 +32,19 @@ func (b *Background) Go(fn func()) {
 
 // Wait returns once every function handed to Go has returned.
 func (b *Background) Wait() { b.wg.Wait() }
+
+// Pending runs whole batches of Each in the background: for work a caller
+// hands over in one piece and comes back for later (stage 1's read-ahead
+// of the partial manifests, the manifest memo's prewarm between watch
+// cycles), so that each of them need not pair a WaitGroup with Each by
+// hand. Unlike Background, a batch runs on every core at once; batches
+// started together share the cores. The zero value is ready to use.
+type Pending struct{ wg sync.WaitGroup }
+
+// Each starts Each(n, fn) and returns at once.
+func (p *Pending) Each(n int, fn func(i int)) {
+	p.wg.Go(func() { Each(n, fn) })
+}
+
+// Wait returns once every batch started so far has finished.
+func (p *Pending) Wait() { p.wg.Wait() }

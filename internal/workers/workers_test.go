@@ -121,3 +121,29 @@ func (g *gauge) hold(release <-chan struct{}) {
 	g.running--
 	g.mu.Unlock()
 }
+
+// TestPendingReturnsAtOnceAndWaitsForEveryBatch: Each returns while its
+// batch cannot finish, and Wait returns only after every index of every
+// batch was called.
+func TestPendingReturnsAtOnceAndWaitsForEveryBatch(t *testing.T) {
+	var p Pending
+	release := make(chan struct{})
+	var calls [2][]atomic.Int32
+	for b := range calls {
+		calls[b] = make([]atomic.Int32, 5)
+		p.Each(len(calls[b]), func(i int) {
+			<-release
+			calls[b][i].Add(1)
+		})
+	}
+	// Both Each calls returned though no index could run to its end.
+	close(release)
+	p.Wait()
+	for b := range calls {
+		for i := range calls[b] {
+			if n := calls[b][i].Load(); n != 1 {
+				t.Errorf("batch %d index %d called %d times, want 1", b, i, n)
+			}
+		}
+	}
+}

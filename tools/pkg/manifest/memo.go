@@ -35,7 +35,7 @@ type Memo struct {
 	misses  int
 	spares  int
 	// bg parses the bytes Prewarm was given; Wait waits for it.
-	bg sync.WaitGroup
+	bg workers.Pending
 }
 
 // memoEntry is the parse of one content. The first of Parse or a Prewarm
@@ -187,11 +187,9 @@ func (m *Memo) Prewarm(contents [][]byte) {
 	for i, data := range contents {
 		entries[i], _ = m.entry(data)
 	}
-	m.bg.Go(func() {
-		workers.Each(len(entries), func(i int) {
-			entries[i].parse()
-			m.makeSpare(entries[i])
-		})
+	m.bg.Each(len(entries), func(i int) {
+		entries[i].parse()
+		m.makeSpare(entries[i])
 	})
 }
 

@@ -42,7 +42,7 @@ type Prefetch struct {
 	t     *tree.Tree
 	memo  *manifest.Memo           // parses the files; nil parses every time
 	files map[string]*existingFile // not modified once the workers start
-	wg    sync.WaitGroup
+	bg    workers.Pending
 }
 
 // StartPrefetch starts reading the existing partial manifests of every
@@ -88,9 +88,7 @@ func startPrefetch(t *tree.Tree, memo *manifest.Memo, manifestsDirs []string) *P
 			}
 		}
 	}
-	p.wg.Go(func() {
-		workers.Each(len(paths), func(i int) { p.files[paths[i]].load(t, memo, paths[i]) })
-	})
+	p.bg.Each(len(paths), func(i int) { p.files[paths[i]].load(t, memo, paths[i]) })
 	return p
 }
 
@@ -105,4 +103,4 @@ func (p *Prefetch) get(path string) *existingFile {
 }
 
 // Wait returns once every worker is done: no read outlives the stage.
-func (p *Prefetch) Wait() { p.wg.Wait() }
+func (p *Prefetch) Wait() { p.bg.Wait() }
