@@ -323,32 +323,29 @@ type selected struct {
 // a file that is not to be processed is dropped right away.
 func (s *stage) readManifests(paths []string, versionDirs map[string]bool) func() []selected {
 	out := make([]selected, len(paths))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		workers.Each(len(paths), func(i int) {
-			rel := s.sink.rel(paths[i])
-			data, err := s.in.Tree.ReadFile(paths[i])
-			if err != nil {
-				out[i].problems = []diag.Diagnostic{diag.Errorf(rel, 0, "", "cannot read: %v", err)}
-				return
+	var bg workers.Pending
+	bg.Each(len(paths), func(i int) {
+		rel := s.sink.rel(paths[i])
+		data, err := s.in.Tree.ReadFile(paths[i])
+		if err != nil {
+			out[i].problems = []diag.Diagnostic{diag.Errorf(rel, 0, "", "cannot read: %v", err)}
+			return
+		}
+		if s.in.PresumeMerged && looksMerged(paths[i], data, versionDirs) {
+			if !s.in.Untouched.Merged(data) {
+				out[i].presumed = &manifest.File{Path: paths[i], Data: data}
 			}
-			if s.in.PresumeMerged && looksMerged(paths[i], data, versionDirs) {
-				if !s.in.Untouched.Merged(data) {
-					out[i].presumed = &manifest.File{Path: paths[i], Data: data}
-				}
-				return
-			}
-			// Most files are no CRD manifest: the memo's object is only
-			// read, and copied for a manifest to process.
-			out[i].manifest, out[i].problems = readManifest(rel, s.in.Memo.ViewFile(paths[i], data), nil)
-			if m := out[i].manifest; m != nil {
-				m.obj = s.in.Memo.Own(m.obj)
-			}
-		})
-	}()
+			return
+		}
+		// Most files are no CRD manifest: the memo's object is only
+		// read, and copied for a manifest to process.
+		out[i].manifest, out[i].problems = readManifest(rel, s.in.Memo.ViewFile(paths[i], data), nil)
+		if m := out[i].manifest; m != nil {
+			m.obj = s.in.Memo.Own(m.obj)
+		}
+	})
 	return func() []selected {
-		<-done
+		bg.Wait()
 		return out
 	}
 }
