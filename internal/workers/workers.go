@@ -1,6 +1,9 @@
 // Package workers runs independent pieces of work on a bounded number of
 // goroutines: the one worker pool every stage uses, instead of one
-// hand-written pool per package.
+// hand-written pool per package. Each (EachLimit, EachWith) waits for its
+// work; the background forms return at once and are waited for later:
+// Pending for whole batches of Each, Background for work handed over one
+// piece at a time, Future for one result started early.
 package workers
 
 import (

@@ -147,3 +147,23 @@ func TestPendingReturnsAtOnceAndWaitsForEveryBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestFutureGivesEveryWaiterTheOneResult: fn runs once, Start does not
+// wait for it, and every Wait returns its result.
+func TestFutureGivesEveryWaiterTheOneResult(t *testing.T) {
+	release := make(chan struct{})
+	var calls atomic.Int32
+	f := Start(func() int {
+		<-release
+		return int(calls.Add(1)) * 7
+	})
+	close(release) // Start returned though fn could not finish
+	for range 3 {
+		if got := f.Wait(); got != 7 {
+			t.Errorf("Wait = %d, want 7", got)
+		}
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("fn ran %d times, want 1", n)
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gatedcrd/gatedcrd/internal/workers"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/gengo"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/openapiera"
@@ -140,10 +141,7 @@ func (g *OpenAPI) Start(ctx *generator.Context) {
 // startProgram runs the program of the tree's kube-openapi release in the
 // background; p.program delivers its result.
 func (g *OpenAPI) startProgram(ctx *generator.Context, p *openAPIPlan) {
-	done := make(chan programResult, 1)
-	p.program = done
-	go func() {
-		var r programResult
+	p.program = workers.Start(func() (r programResult) {
 		kube, err := ctx.KubernetesPackages()
 		if err == nil {
 			r.content, r.violations, err = openapiera.Generate(context.Background(), p.pinned, openapiera.Request{
@@ -152,8 +150,8 @@ func (g *OpenAPI) startProgram(ctx *generator.Context, p *openAPIPlan) {
 			}, ctx.Log)
 		}
 		r.err = err
-		done <- r
-	}()
+		return r
+	})
 	ctx.Logf("openapi: the tree pins k8s.io/kube-openapi %s; a program built for it generates the definitions meanwhile", p.pinned)
 }
 
@@ -169,7 +167,7 @@ type openAPIPlan struct {
 	// too in trees without models-schema.
 	defsDir, jsonFile string
 	// program, when set, delivers the result of the program Start ran.
-	program chan programResult
+	program *workers.Future[programResult]
 }
 
 // external says the tree pins a kube-openapi release other than the
@@ -231,7 +229,7 @@ func (g *OpenAPI) planFor(ctx *generator.Context) (*openAPIPlan, error) {
 // record waits for the program Start ran and records its file; its API
 // rule violations go to standard output, as openapi-gen prints them.
 func (g *OpenAPI) record(ctx *generator.Context, t *tree.Tree, p *openAPIPlan) error {
-	r := <-p.program
+	r := p.program.Wait()
 	if r.err != nil {
 		return r.err
 	}

@@ -1,6 +1,9 @@
 package pipeline
 
-import "github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
+import (
+	"github.com/gatedcrd/gatedcrd/internal/workers"
+	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
+)
 
 // earlyCommitted is the reader of the files committed at HEAD that
 // crd-validation compares the merged CRDs with (crdvalidate.Committed),
@@ -10,22 +13,22 @@ import "github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
 // which the steps before the validation hide. What a Read returns does not
 // change: git resolves HEAD for each file when it is asked for it.
 type earlyCommitted struct {
-	ready chan *crdvalidate.Committed
+	ready *workers.Future[*crdvalidate.Committed]
 	taken bool
 }
 
 // openCommittedEarly starts the reader of the repository holding dir, with
 // blobs (crdvalidate.OpenCommittedWith), in the background.
 func openCommittedEarly(dir string, blobs *crdvalidate.CommittedBlobs) *earlyCommitted {
-	e := &earlyCommitted{ready: make(chan *crdvalidate.Committed, 1)}
-	go func() { e.ready <- crdvalidate.OpenCommittedWith(dir, blobs) }()
-	return e
+	return &earlyCommitted{ready: workers.Start(func() *crdvalidate.Committed {
+		return crdvalidate.OpenCommittedWith(dir, blobs)
+	})}
 }
 
 // take returns the reader once it is open, for the caller to close.
 func (e *earlyCommitted) take() *crdvalidate.Committed {
 	e.taken = true
-	return <-e.ready
+	return e.ready.Wait()
 }
 
 // closeUntaken closes the reader when no step took it (the run stopped
