@@ -13,6 +13,7 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/apitest/server"
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	names "github.com/gatedcrd/gatedcrd/internal/suggest"
 	"github.com/gatedcrd/gatedcrd/internal/yamlfile"
 	"go.yaml.in/yaml/v3"
@@ -22,7 +23,7 @@ import (
 // Error is a problem with a suite file, or with a file it leads to, and the
 // line it concerns (0 when it concerns the whole file): the strict YAML
 // files' one problem type, rendered "file:line: message".
-type Error = yamlfile.Problem
+type Error = diag.Diagnostic
 
 // Fields of a suite file, at each level, sorted as messages list them.
 var (

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/gatedcrd/gatedcrd/apitest/server"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 )
 
 // Results remembers the outcome of the tests that runs on one server
@@ -214,7 +215,7 @@ func moveLine(msg, path string, delta int) string {
 	if !ok || err != nil {
 		return msg
 	}
-	return fmt.Sprintf("%s:%d:%s", path, n+delta, tail)
+	return diag.Position{File: path, Line: n + delta}.String() + ":" + tail
 }
 
 // recorder passes what a test reports on, and keeps its errors and logs.

@@ -1,10 +1,10 @@
 package suite
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
@@ -70,7 +70,7 @@ func (s *Suite) hasNegatedGate() bool {
 
 // at formats a position in the suite file for messages.
 func (s *Suite) at(line int) string {
-	return fmt.Sprintf("%s:%d", s.Path, line)
+	return diag.Position{File: s.Path, Line: line}.String()
 }
 
 // Object is an object written as YAML text in a suite, decoded.

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/internal/refera"
 )
 
@@ -268,7 +269,7 @@ func Defaults() Config {
 }
 
 // Load reads baseDir/.gatedcrd.yaml. A missing file yields Defaults(). The
-// error is an *Error listing every problem found.
+// error joins a diag.Diagnostic for every problem found, in line order.
 func Load(baseDir string) (Config, error) {
 	file := filepath.Join(baseDir, FileName)
 	data, err := os.ReadFile(file)
@@ -280,7 +281,7 @@ func Load(baseDir string) (Config, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return Defaults(), &Error{Problems: []Problem{{File: file, Message: fmt.Sprintf("cannot be read: %v", err)}}}
+		return Defaults(), diag.Errorf(file, 0, "", "cannot be read: %v", err)
 	}
 	return Parse(file, data)
 }

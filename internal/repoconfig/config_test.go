@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gatedcrd/gatedcrd/internal/yamlfile"
 )
 
 func TestLoadMissingFileIsDefaults(t *testing.T) {
@@ -143,8 +145,8 @@ func TestParseErrors(t *testing.T) {
 			if !strings.Contains(err.Error(), c.want) {
 				t.Errorf("got  %q\nwant %q", err, c.want)
 			}
-			if _, ok := err.(*Error); !ok {
-				t.Errorf("error is a %T, want *Error", err)
+			if ds := yamlfile.Diagnostics(err); len(ds) == 0 || ds[0].File != "c.yaml" {
+				t.Errorf("error %T holds no diagnostic of c.yaml: %+v", err, ds)
 			}
 		})
 	}
@@ -220,12 +222,9 @@ func TestParseKubeVersions(t *testing.T) {
 
 func TestParseReportsEveryProblemInLineOrder(t *testing.T) {
 	_, err := Parse("c.yaml", []byte("payloadCRDs:\n  bogus: 1\nkubeVersion: x\n"))
-	e, ok := err.(*Error)
-	if !ok || len(e.Problems) != 2 || e.Problems[0].Line != 2 || e.Problems[1].Line != 3 {
+	ds := yamlfile.Diagnostics(err)
+	if len(ds) != 2 || ds[0].Line != 2 || ds[1].Line != 3 {
 		t.Fatalf("got %#v", err)
-	}
-	if len(e.Unwrap()) != 2 {
-		t.Errorf("Unwrap returns %d errors", len(e.Unwrap()))
 	}
 }
 

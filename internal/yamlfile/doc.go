@@ -1,7 +1,7 @@
 // Package yamlfile reads the YAML files gatedcrd's tools check strictly
 // (.gatedcrd.yaml, .codegen.yaml, API test suites) and reports what is
-// wrong in them in one form: a Problem with the file, the line and the key
-// at fault, rendered "file:line: key: message".
+// wrong in them as diag.Diagnostics with the file, the line and the dotted
+// key at fault, rendered "file:line: key: message".
 //
 // The files are decoded into yaml.Node trees (go.yaml.in/yaml/v3) rather
 // than into structs, since only the node tree keeps the line of every key

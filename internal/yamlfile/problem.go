@@ -1,92 +1,59 @@
 package yamlfile
 
 import (
-	"fmt"
+	"errors"
 	"sort"
-	"strings"
+
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 )
 
-// Problem is one mistake in a file.
-type Problem struct {
-	File string
-	// Line is 1-based, or 0 when the problem concerns the whole file.
-	Line int
-	// Key is the dotted key at fault, e.g. "payloadCRDs.include"; optional.
-	Key     string
-	Message string
-}
-
-// Error renders the problem as "file:line: key: message", the form every
-// diagnostic of the tools takes: tools/pkg/diag renders its Diagnostic
-// through it, so that the two cannot drift apart. Each part is left out
-// when it is empty (the line when it is 0, the line too when the file is
-// empty, since a line alone points nowhere).
-func (p Problem) Error() string {
-	var b strings.Builder
-	if p.File != "" {
-		b.WriteString(p.File)
-		if p.Line > 0 {
-			fmt.Fprintf(&b, ":%d", p.Line)
-		}
-		b.WriteString(": ")
-	}
-	if p.Key != "" {
-		b.WriteString(p.Key)
-		b.WriteString(": ")
-	}
-	b.WriteString(p.Message)
-	return b.String()
-}
-
-// Position returns the parts of the problem, so that callers can turn it
-// into their own diagnostic type.
-func (p Problem) Position() (file string, line int, subject, message string) {
-	return p.File, p.Line, p.Key, p.Message
-}
-
-// Error holds every problem of one file, in line order.
-type Error struct {
-	Problems []Problem
-}
-
-func (e *Error) Error() string {
-	msgs := make([]string, len(e.Problems))
-	for i, p := range e.Problems {
-		msgs[i] = p.Error()
-	}
-	return strings.Join(msgs, "\n")
-}
-
-// Unwrap exposes each problem, as errors.Join does.
-func (e *Error) Unwrap() []error {
-	out := make([]error, len(e.Problems))
-	for i, p := range e.Problems {
-		out[i] = p
-	}
-	return out
-}
-
-// Problems collects the problems of one file.
+// Problems collects the problems of one file, each a diag.Diagnostic of
+// error severity whose Subject is the dotted key at fault.
 type Problems struct {
 	File string
-	list []Problem
+	list []diag.Diagnostic
 }
 
-// Addf adds a problem at line about key ("" for none).
+// Addf adds a problem at line (0 for the whole file) about key ("" for
+// none).
 func (ps *Problems) Addf(line int, key, format string, args ...any) {
-	ps.list = append(ps.list, Problem{File: ps.File, Line: line, Key: key, Message: fmt.Sprintf(format, args...)})
+	ps.list = append(ps.list, diag.Errorf(ps.File, line, key, format, args...))
 }
 
 // Len is the number of problems so far.
 func (ps *Problems) Len() int { return len(ps.list) }
 
-// Err returns the problems as an *Error, sorted by line (problems of one
-// line in the order they were found), or nil when there are none.
+// Err returns the problems joined (errors.Join: one per line of its text,
+// each reachable through Unwrap, so that diag.List.AddError keeps their
+// positions), sorted by line with the problems of one line in the order
+// they were found, or nil when there are none.
 func (ps *Problems) Err() error {
 	if len(ps.list) == 0 {
 		return nil
 	}
-	sorted := append([]Problem(nil), ps.list...)
+	sorted := append([]diag.Diagnostic(nil), ps.list...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Line < sorted[j].Line })
-	return &Error{Problems: sorted}
+	errs := make([]error, len(sorted))
+	for i, d := range sorted {
+		errs[i] = d
+	}
+	return errors.Join(errs...)
+}
+
+// Diagnostics returns the diagnostics err holds: those of a joined error
+// such as Problems.Err returns, or err itself when it is one. Another
+// error yields nothing.
+func Diagnostics(err error) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range joined.Unwrap() {
+			out = append(out, Diagnostics(e)...)
+		}
+		return out
+	}
+	var d diag.Diagnostic
+	if errors.As(err, &d) {
+		out = append(out, d)
+	}
+	return out
 }

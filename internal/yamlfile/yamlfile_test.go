@@ -6,24 +6,9 @@ import (
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
-)
 
-func TestProblemRendersFileLineKey(t *testing.T) {
-	for _, tc := range []struct {
-		p    Problem
-		want string
-	}{
-		{Problem{File: "a.yaml", Line: 3, Key: "x.y", Message: "is wrong"}, "a.yaml:3: x.y: is wrong"},
-		{Problem{File: "a.yaml", Line: 3, Message: "is wrong"}, "a.yaml:3: is wrong"},
-		{Problem{File: "a.yaml", Message: "empty file"}, "a.yaml: empty file"},
-		{Problem{Key: "x", Message: "no file to point at"}, "x: no file to point at"},
-		{Problem{Line: 4, Message: "a line alone points nowhere"}, "a line alone points nowhere"},
-	} {
-		if got := tc.p.Error(); got != tc.want {
-			t.Errorf("got %q, want %q", got, tc.want)
-		}
-	}
-}
+	"github.com/gatedcrd/gatedcrd/internal/diag"
+)
 
 // TestEachKeyRejectsRepeatedKeys: a repeated key is reported at its line,
 // naming the first, and fn sees only the first; problems come out in line
@@ -49,9 +34,12 @@ func TestEachKeyRejectsRepeatedKeys(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v, want\n%s", err, want)
 	}
-	var p Problem
+	var p diag.Diagnostic
 	if !errors.As(err, &p) || p.Line != 4 || ps.Len() != 2 {
 		t.Errorf("errors.As: %+v", p)
+	}
+	if ds := Diagnostics(err); len(ds) != 2 || ds[1].Line != 5 || ds[1].Subject != "a" {
+		t.Errorf("Diagnostics: %+v", ds)
 	}
 	if (&Problems{}).Err() != nil {
 		t.Error("no problems, yet an error")

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gatedcrd/gatedcrd/internal/clicontract"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 )

@@ -12,10 +12,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gatedcrd/gatedcrd/internal/clicontract"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/baseline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/compatlevel"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"

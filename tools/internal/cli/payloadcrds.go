@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gatedcrd/gatedcrd/internal/clicontract"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/payloadcrds"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )

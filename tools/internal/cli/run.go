@@ -12,9 +12,9 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/features/payload"
 	"github.com/gatedcrd/gatedcrd/internal/clicontract"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/internal/kubetarget"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gatedcrd/gatedcrd/internal/clicontract"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/pipeline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/testsuites"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"

@@ -11,7 +11,7 @@ import (
 
 	yamlv3 "go.yaml.in/yaml/v3"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 

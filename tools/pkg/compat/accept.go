@@ -8,6 +8,7 @@ import (
 
 	"path/filepath"
 
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/internal/suggest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
@@ -23,6 +24,9 @@ type Acceptance struct {
 	Reason           string
 }
 
+// position is where the acceptance is written, which identifies it.
+func (a Acceptance) position() diag.Position { return diag.Position{File: a.File, Line: a.Line} }
+
 // applyAcceptances marks the findings that .codegen.yaml accepts, checks
 // the accepted check names and lists the acceptances that matched nothing.
 // Each CRD consults the configuration of the group directories holding its
@@ -33,7 +37,7 @@ func applyAcceptances(rep *Report, old, cur *side, load func(string) ([]Acceptan
 	}
 	known := KnownChecks()
 	byDir := map[string][]Acceptance{}
-	used := map[string]bool{} // File:Line
+	used := map[diag.Position]bool{}
 	var errs []string
 	loadDir := func(dir string) []Acceptance {
 		if as, ok := byDir[dir]; ok {
@@ -45,7 +49,7 @@ func applyAcceptances(rep *Report, old, cur *side, load func(string) ([]Acceptan
 		}
 		for _, a := range as {
 			if !slices.Contains(known, a.Check) {
-				errs = append(errs, fmt.Sprintf("%s:%d: compat.accepted.check: %q is not a check of codegen compat%s", a.File, a.Line, a.Check, closest(a.Check, known)))
+				errs = append(errs, diag.Errorf(a.File, a.Line, "compat.accepted.check", "%q is not a check of codegen compat%s", a.Check, closest(a.Check, known)).Error())
 			}
 		}
 		byDir[dir] = as
@@ -70,7 +74,7 @@ func applyAcceptances(rep *Report, old, cur *side, load func(string) ([]Acceptan
 			for _, a := range accepted {
 				if a.CRD == c.Name && a.Check == f.Check && a.Path == f.Path {
 					f.Class, f.Reason = ClassAccepted, a.Reason
-					used[fmt.Sprintf("%s:%d", a.File, a.Line)] = true
+					used[a.position()] = true
 				}
 			}
 		}
@@ -89,7 +93,7 @@ func applyAcceptances(rep *Report, old, cur *side, load func(string) ([]Acceptan
 	}
 	for _, dir := range sortedKeys(boolKeys(byDir)) {
 		for _, a := range byDir[dir] {
-			if !used[fmt.Sprintf("%s:%d", a.File, a.Line)] {
+			if !used[a.position()] {
 				rep.Stale = append(rep.Stale, StaleAcceptance{File: a.File, Line: a.Line, CRD: a.CRD, Check: a.Check, Path: a.Path})
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 )
 
 // Classes of findings.
@@ -113,7 +115,7 @@ type StaleAcceptance struct {
 }
 
 func (s StaleAcceptance) String() string {
-	return fmt.Sprintf("%s:%d: compat.accepted: %s %s %s matches no finding; remove the entry", s.File, s.Line, s.CRD, s.Check, s.Path)
+	return diag.Errorf(s.File, s.Line, "compat.accepted", "%s %s %s matches no finding; remove the entry", s.CRD, s.Check, s.Path).String()
 }
 
 // Breaking reports whether the report has a breaking finding.

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifestmerge"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"

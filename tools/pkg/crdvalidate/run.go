@@ -9,8 +9,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate/admission"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifestmerge"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"

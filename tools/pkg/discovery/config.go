@@ -10,8 +10,8 @@ import (
 
 	yamlv3 "go.yaml.in/yaml/v3"
 
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/internal/yamlfile"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 )
 
 // ConfigFileName is the per-group configuration file.

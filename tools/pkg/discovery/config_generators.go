@@ -5,8 +5,8 @@ import (
 
 	yamlv3 "go.yaml.in/yaml/v3"
 
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/internal/yamlfile"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 )
 
 // GeneratorConfig is a .codegen.yaml section of a generator that writes

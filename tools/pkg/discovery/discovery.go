@@ -14,8 +14,8 @@ import (
 
 	"golang.org/x/mod/modfile"
 
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/internal/workers"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 )
 
 // Version is one discovered API group-version package.

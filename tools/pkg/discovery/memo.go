@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 )
 
 // Memo keeps what discovery found in each package directory between runs

@@ -13,8 +13,8 @@ import (
 	"path"
 	"path/filepath"
 
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/internal/workers"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/genfiles"
 )
 

@@ -22,7 +22,7 @@ import (
 	"io"
 	"sync"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/gencache"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/gengo"

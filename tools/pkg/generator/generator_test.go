@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/gencache"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"

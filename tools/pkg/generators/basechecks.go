@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/crdify/pkg/runner"
 	"sigs.k8s.io/crdify/pkg/validations/property"
 
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/compat"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
@@ -177,16 +178,16 @@ func (g *Crdify) Generate(ctx *generator.Context) error {
 		if c.Config != nil {
 			cfg = config.Config{}
 			if err := json.Unmarshal(c.Config, &cfg); err != nil {
-				return nil, fmt.Errorf("%s:%d: crdify.config: %v", rel(ctx.Discovery.BaseDir, grp.ConfigFile), c.ConfigLine, err)
+				return nil, diag.Errorf(rel(ctx.Discovery.BaseDir, grp.ConfigFile), c.ConfigLine, "crdify.config", "%v", err)
 			}
 		}
 		if err := config.ValidateConfig(&cfg); err != nil {
-			return nil, fmt.Errorf("%s:%d: crdify.config: %v", rel(ctx.Discovery.BaseDir, grp.ConfigFile), c.ConfigLine, err)
+			return nil, diag.Errorf(rel(ctx.Discovery.BaseDir, grp.ConfigFile), c.ConfigLine, "crdify.config", "%v", err)
 		}
 		// One check of the configuration now, so that a bad validation name
 		// is an error before anything is compared.
 		if _, err := runner.New(&cfg, runner.DefaultRegistry()); err != nil {
-			return nil, fmt.Errorf("%s:%d: crdify.config: %v", rel(ctx.Discovery.BaseDir, grp.ConfigFile), c.ConfigLine, err)
+			return nil, diag.Errorf(rel(ctx.Discovery.BaseDir, grp.ConfigFile), c.ConfigLine, "crdify.config", "%v", err)
 		}
 		return func() (compat.Comparer, error) {
 			r, err := runner.New(&cfg, runner.DefaultRegistry())
@@ -227,7 +228,7 @@ func (g *SchemaCheck) Generate(ctx *generator.Context) error {
 				return nil, nil
 			}
 			enabled, disabled = c.EnabledValidators, c.DisabledValidators
-			where = fmt.Sprintf("%s:%d: schemacheck", rel(ctx.Discovery.BaseDir, grp.ConfigFile), c.Line)
+			where = diag.Position{File: rel(ctx.Discovery.BaseDir, grp.ConfigFile), Line: c.Line}.String() + ": schemacheck"
 		}
 		names, err := schemacheck.Resolve(enabled, disabled)
 		if err != nil {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/protobuf"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"

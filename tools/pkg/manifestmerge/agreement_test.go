@@ -9,8 +9,8 @@ import (
 	"github.com/gatedcrd/gatedcrd/features/crdvariant"
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
 	fgpayload "github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/internal/realtrees"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )

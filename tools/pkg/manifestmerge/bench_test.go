@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	fgpayload "github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 

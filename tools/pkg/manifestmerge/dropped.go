@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 )
 
 // droppedListKeys are the atomic lists whose silent replacement changes what

@@ -7,7 +7,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
 	"github.com/gatedcrd/gatedcrd/internal/workers"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 )
 

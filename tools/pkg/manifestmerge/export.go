@@ -3,7 +3,7 @@ package manifestmerge
 import (
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
 	fgpayload "github.com/gatedcrd/gatedcrd/features/payload"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 )
 
 // Tuples returns the tuples of a payload FeatureGate directory

@@ -7,7 +7,7 @@ import (
 
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 )
 

@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/internal/realtrees"
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 

@@ -13,7 +13,7 @@ import (
 	fgpayload "github.com/gatedcrd/gatedcrd/features/payload"
 	"github.com/gatedcrd/gatedcrd/internal/workers"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"

@@ -9,7 +9,7 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
 	fgpayload "github.com/gatedcrd/gatedcrd/features/payload"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 )
 
 // Feature-set names the stage treats specially.

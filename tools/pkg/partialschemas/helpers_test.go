@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/internal/testload"
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"

@@ -1,7 +1,6 @@
 package partialschemas
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"path/filepath"
@@ -12,7 +11,7 @@ import (
 	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
 	"sigs.k8s.io/controller-tools/pkg/markers"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/manifest"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/markerdefs"
 )
@@ -343,5 +342,5 @@ func (c *CRD) Annotations() map[string]string {
 // marker.
 func (r *run) lineOf(pos token.Pos) string {
 	f, l := r.position(pos)
-	return fmt.Sprintf("%s:%d", f, l)
+	return diag.Position{File: f, Line: l}.String()
 }

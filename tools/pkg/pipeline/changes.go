@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 

@@ -7,12 +7,12 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/internal/kubeprogram"
 	"github.com/gatedcrd/gatedcrd/internal/kubetarget"
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/baseline"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 )

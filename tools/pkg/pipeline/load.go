@@ -7,9 +7,9 @@ import (
 	"maps"
 	"runtime/trace"
 
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/compatlevel"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/partialschemas"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/strictmarkers"

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/gatedcrd/gatedcrd/features/payload"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 )
 
 // payloadOnce holds the payload directory once read.

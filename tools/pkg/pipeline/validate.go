@@ -5,10 +5,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/internal/kubeprogram"
 	"github.com/gatedcrd/gatedcrd/internal/kubetarget"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/crdvalidate"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/requiredannotations"
 )
 

@@ -7,7 +7,7 @@ import (
 	"golang.org/x/tools/go/packages"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/markerpos"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"

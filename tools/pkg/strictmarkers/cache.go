@@ -3,7 +3,7 @@ package strictmarkers
 import (
 	"sync"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 )
 
 // LineCache keeps what Scan found on each marker text for the next scan

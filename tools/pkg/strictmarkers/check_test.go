@@ -7,8 +7,8 @@ import (
 
 	"sigs.k8s.io/controller-tools/pkg/markers"
 
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/internal/testtree"
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 )
 
 // TestCycleForgetsWhatDiscoveryKept: discovery keeps what it read of the

@@ -15,7 +15,7 @@ import (
 
 	"k8s.io/klog/v2"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/genfiles"

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gatedcrd/gatedcrd/tools/pkg/diag"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/discovery"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/generator"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/generators"

@@ -63,43 +63,39 @@ func TestErrKeepsDiagnostics(t *testing.T) {
 	}
 }
 
-// located stands for an error type of another module that knows its
-// position (repoconfig.Problem).
-type located struct{}
-
-func (located) Error() string { return "c.yaml:3: key: bad value" }
-func (located) Position() (string, int, string, string) {
-	return "c.yaml", 3, "key", "bad value"
-}
-
-func TestAddErrorKeepsPositionsOfOtherErrorTypes(t *testing.T) {
-	var l List
-	l.AddError(errors.Join(located{}))
-	items := l.Items()
-	if len(items) != 1 || items[0].File != "c.yaml" || items[0].Line != 3 || items[0].Subject != "key" || items[0].Severity != Error {
-		t.Fatalf("items = %#v", items)
-	}
-}
-
-// TestDiagnosticRendersAsProblem: a Diagnostic and the yamlfile.Problem it
-// converts to render the same bytes, whichever parts are empty, and the
-// conversion keeps every part.
-func TestDiagnosticRendersAsProblem(t *testing.T) {
-	for _, d := range []Diagnostic{
-		Errorf("a.go", 3, "+m", "bad"),
-		Warningf("a.go", 0, "", "careful"),
-		Errorf("", 0, "key", "no file"),
-		Errorf("", 0, "", "message only"),
+// TestDiagnosticRendersFileLineSubject: each part of "file:line: subject:
+// message" is left out when empty, a line without a file too.
+func TestDiagnosticRendersFileLineSubject(t *testing.T) {
+	for _, tc := range []struct {
+		d    Diagnostic
+		want string
+	}{
+		{Errorf("a.yaml", 3, "x.y", "is wrong"), "a.yaml:3: x.y: is wrong"},
+		{Errorf("a.yaml", 3, "", "is wrong"), "a.yaml:3: is wrong"},
+		{Warningf("a.yaml", 0, "", "empty file"), "a.yaml: empty file"},
+		{Errorf("", 0, "x", "no file to point at"), "x: no file to point at"},
+		{Errorf("", 4, "", "a line alone points nowhere"), "a line alone points nowhere"},
 	} {
-		p := d.Problem()
-		if p.File != d.File || p.Line != d.Line || p.Key != d.Subject || p.Message != d.Message {
-			t.Errorf("Problem() = %+v, from %+v", p, d)
+		if got := tc.d.String(); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
 		}
-		if d.String() != p.Error() {
-			t.Errorf("diagnostic %q, problem %q", d.String(), p.Error())
+		if tc.d.Error() != tc.d.String() {
+			t.Errorf("Error() %q differs from String()", tc.d.Error())
 		}
 	}
-	if got := Errorf("", 0, "", "message only").String(); got != "message only" {
-		t.Errorf("without a file: %q", got)
+	if got := (Position{File: "s.yaml", Line: 7}).String(); got != "s.yaml:7" {
+		t.Errorf("Position: %q", got)
+	}
+}
+
+// TestAddErrorKeepsPositionsOfPointers: a *Diagnostic, as the suite parser
+// returns, keeps its position in a List.
+func TestAddErrorKeepsPositionsOfPointers(t *testing.T) {
+	var l List
+	d := Errorf("c.yaml", 3, "key", "bad value")
+	l.AddError(errors.Join(&d))
+	items := l.Items()
+	if len(items) != 1 || items[0] != d {
+		t.Fatalf("items = %#v", items)
 	}
 }

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
-
-	"github.com/gatedcrd/gatedcrd/internal/yamlfile"
 )
 
 // Severity says whether a Diagnostic fails the run.
@@ -26,7 +26,29 @@ func (s Severity) String() string {
 	return "error"
 }
 
-// Diagnostic is one problem found in the input.
+// Position is where a problem is: a file and, when known, a 1-based line.
+// It renders "file:line", "file" without a line, and "" without a file
+// (a line alone points nowhere). Code that names a place in a message
+// formats it through String, so that every place reads the same.
+type Position struct {
+	File string
+	Line int
+}
+
+func (p Position) String() string {
+	switch {
+	case p.File == "":
+		return ""
+	case p.Line > 0:
+		return p.File + ":" + strconv.Itoa(p.Line)
+	default:
+		return p.File
+	}
+}
+
+// Diagnostic is one problem found in the input: the one type every module
+// (root, tools, apitest) reports a file:line problem with, from the Go
+// sources' markers to the YAML configuration and suite files.
 type Diagnostic struct {
 	Severity Severity
 	// File is the path of the file at fault, relative to the base directory
@@ -35,7 +57,8 @@ type Diagnostic struct {
 	// Line is the 1-based line in File, or 0 when it does not apply.
 	Line int
 	// Subject is the marker, key or object the problem is about, e.g.
-	// "+openshift:enable:FeatureGate=Foo". Optional.
+	// "+openshift:enable:FeatureGate=Foo" or "payloadCRDs.include".
+	// Optional.
 	Subject string
 	// Message says what is wrong, as a sentence without a trailing period.
 	Message string
@@ -46,14 +69,24 @@ type Diagnostic struct {
 	Strict bool
 }
 
-// String renders the diagnostic as "file:line: subject: message", as
-// yamlfile.Problem renders every file:line problem of the tools.
-func (d Diagnostic) String() string { return d.Problem().Error() }
+// Position returns the file and line of the diagnostic.
+func (d Diagnostic) Position() Position { return Position{File: d.File, Line: d.Line} }
 
-// Problem returns the position and text of the diagnostic as a
-// yamlfile.Problem (the severity and strictness are not part of it).
-func (d Diagnostic) Problem() yamlfile.Problem {
-	return yamlfile.Problem{File: d.File, Line: d.Line, Key: d.Subject, Message: d.Message}
+// String renders the diagnostic as "file:line: subject: message", each part
+// left out when it is empty. This is the one rendering of a problem in
+// every command's output.
+func (d Diagnostic) String() string {
+	var b strings.Builder
+	if at := d.Position().String(); at != "" {
+		b.WriteString(at)
+		b.WriteString(": ")
+	}
+	if d.Subject != "" {
+		b.WriteString(d.Subject)
+		b.WriteString(": ")
+	}
+	b.WriteString(d.Message)
+	return b.String()
 }
 
 // Error makes a Diagnostic usable as an error value.
@@ -67,14 +100,6 @@ func Errorf(file string, line int, subject, format string, args ...any) Diagnost
 // Warningf builds a warning-severity Diagnostic.
 func Warningf(file string, line int, subject, format string, args ...any) Diagnostic {
 	return Diagnostic{Severity: Warning, File: file, Line: line, Subject: subject, Message: fmt.Sprintf(format, args...)}
-}
-
-// Positioned is an error of a package that cannot import diag (the root
-// module's repoconfig) but knows where the problem is; AddError keeps its
-// position.
-type Positioned interface {
-	error
-	Position() (file string, line int, subject, message string)
 }
 
 // List accumulates diagnostics. It is safe for concurrent use. The zero
@@ -103,8 +128,9 @@ func (l *List) Add(ds ...Diagnostic) {
 	}
 }
 
-// AddError records err. A Diagnostic (or a joined error of them) keeps its
-// position; any other error becomes a Diagnostic with only a message.
+// AddError records err. A Diagnostic or *Diagnostic (or a joined error of
+// them) keeps its position; any other error becomes a Diagnostic with only
+// a message.
 func (l *List) AddError(err error) {
 	if err == nil {
 		return
@@ -126,10 +152,9 @@ func collect(err error, out *[]Diagnostic) {
 		*out = append(*out, d)
 		return
 	}
-	var p Positioned
-	if errors.As(err, &p) {
-		file, line, subject, msg := p.Position()
-		*out = append(*out, Errorf(file, line, subject, "%s", msg))
+	var pd *Diagnostic
+	if errors.As(err, &pd) && pd != nil {
+		*out = append(*out, *pd)
 		return
 	}
 	*out = append(*out, Diagnostic{Severity: Error, Message: err.Error()})
