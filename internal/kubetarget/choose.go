@@ -12,6 +12,7 @@ import (
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/semver"
 
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 )
 
@@ -44,7 +45,7 @@ func Choose(flagName, flagValue string, cfg repoconfig.Config, baseDir, linked s
 		return Choice{Minor: kv.String(), Reason: flagName, Explicit: true}, nil
 	}
 	if cfg.KubeVersion.IsSet() {
-		return Choice{Minor: cfg.KubeVersion.String(), Reason: fmt.Sprintf("kubeVersion of %s:%d", cfg.File, cfg.KubeVersion.Line), Explicit: true}, nil
+		return Choice{Minor: cfg.KubeVersion.String(), Reason: "kubeVersion of " + diag.Position{File: cfg.File, Line: cfg.KubeVersion.Line}.String(), Explicit: true}, nil
 	}
 	if minor, reason, ok := FromGoMod(baseDir); ok {
 		return Choice{Minor: minor, Reason: reason}, nil

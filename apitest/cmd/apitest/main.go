@@ -18,6 +18,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/apitest/suite"
 	"github.com/gatedcrd/gatedcrd/features/payload"
 	"github.com/gatedcrd/gatedcrd/internal/clicontract"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/internal/kubetarget"
 	"github.com/gatedcrd/gatedcrd/internal/repoconfig"
 	"github.com/gatedcrd/gatedcrd/internal/workers"
@@ -325,7 +326,7 @@ func versionList(flagValue string, repo repoconfig.Config) (list []kubeversion.V
 			return nil, "", fmt.Errorf("%s: %w", reason, err)
 		}
 	case flagValue == "" && repo.KubeVersions.IsSet():
-		reason = fmt.Sprintf("kubeVersions of %s:%d", repo.File, repo.KubeVersions.Line)
+		reason = "kubeVersions of " + diag.Position{File: repo.File, Line: repo.KubeVersions.Line}.String()
 		minors = repo.KubeVersions.Versions
 	default:
 		return nil, "", nil

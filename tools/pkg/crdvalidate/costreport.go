@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
@@ -81,7 +82,7 @@ func FormatCosts(reports []CRDCosts, base string) string {
 			sp := parseSchemaPath(rc.Path)
 			fmt.Fprintf(&b, "  %d. %s %s %s: cost %d (%s of the per-rule budget, %s of the per-CRD budget)", i+1, rc.Version, sp.dataPath(), sp.keyword, rc.Cost, percent(rc.Cost, RuleBudget), percent(rc.Cost, CRDBudget))
 			if rc.Position.File != "" {
-				fmt.Fprintf(&b, " at %s:%d", tree.Rel(base, rc.Position.File), rc.Position.Line)
+				fmt.Fprintf(&b, " at %s", diag.Position{File: tree.Rel(base, rc.Position.File), Line: rc.Position.Line})
 			}
 			fmt.Fprintf(&b, "\n     %s\n     in %s\n", rc.Rule, strings.Join(rc.Files, ", "))
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
 	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 )
 
 // Header is the first line of every page; pages of a directory that start
@@ -131,7 +132,7 @@ func source(dir string, c Change) string {
 	if path.Clean(dir) == "." {
 		up = ""
 	}
-	return fmt.Sprintf("[%s:%d](%s%s#L%d)", c.File, c.Line, up, c.File, c.Line)
+	return fmt.Sprintf("[%s](%s%s#L%d)", diag.Position{File: c.File, Line: c.Line}, up, c.File, c.Line)
 }
 
 // cell escapes what would end a Markdown table cell.

@@ -542,8 +542,8 @@ func (r *run) checkDuplicateNames(vr *VersionResult) {
 			continue
 		}
 		r.problems.Add(diag.Errorf(crd.File, crd.Line, "type "+crd.Kind,
-			"defines CRD %s, which type %s (%s:%d) defines too: give each root type its own +kubebuilder:resource path",
-			crd.Name, prev.Kind, prev.File, prev.Line))
+			"defines CRD %s, which type %s (%s) defines too: give each root type its own +kubebuilder:resource path",
+			crd.Name, prev.Kind, diag.Position{File: prev.File, Line: prev.Line}))
 		crd.Failed, prev.Failed, vr.Failed = true, true, true
 	}
 }

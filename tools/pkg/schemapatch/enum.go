@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	"sigs.k8s.io/controller-tools/pkg/markers"
 
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/enumvalues"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/markerdefs"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/markerpos"
@@ -49,7 +50,7 @@ func (g *generation) bindEnum(pkg *loader.Package, info *markers.TypeInfo, value
 		}
 		file, line, _ := g.univ.goload.MarkerLines(pkg).Locate(g.univ.goload.Fset, markerpos.Type(info), other, 0)
 		problems = append(problems, markerProblem{name: markerdefs.EnumName, err: fmt.Errorf(
-			"cannot be combined with +%s (%s:%d) on the same type: both set the enum; keep one", other, g.univ.problems.rel(file), line)})
+			"cannot be combined with +%s (%s) on the same type: both set the enum; keep one", other, diag.Position{File: g.univ.problems.rel(file), Line: line})})
 	}
 	if len(problems) > 0 {
 		return out, problems
