@@ -3,7 +3,8 @@
 // with the first sentence of its doc comment, or with -verify fails when
 // the committed tables differ. The tables sit between two marker lines;
 // the rest of the page is written by hand. A package without a doc
-// comment is an error, so that every package says what it is.
+// comment is an error, so that every package says what it is. So is an
+// import from a lower layer of the repository to a higher one (layers.go).
 //
 // Usage (in tools/): go run ./cmd/layoutdoc [-verify] [-root ..]
 package main
@@ -54,6 +55,9 @@ func main() {
 }
 
 func run(root string, verify bool) error {
+	if err := checkLayers(root); err != nil {
+		return err
+	}
 	var tables bytes.Buffer
 	var missing []string
 	for _, m := range modules {
@@ -108,20 +112,16 @@ type pkg struct{ dir, doc string }
 // listPackages lists the packages of the module at dir, sorted by
 // directory (go list's order), without loading their dependencies.
 func listPackages(dir string) ([]pkg, error) {
-	cmd := exec.Command("go", "list", "-find", "-f", "{{.Dir}}\t{{.Doc}}", "./...")
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	lines, err := goList(dir, "-find", "-f", "{{.Dir}}\t{{.Doc}}")
 	if err != nil {
-		return nil, fmt.Errorf("go list in %s: %v\n%s", dir, err, stderr.String())
+		return nil, err
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
 	var pkgs []pkg
-	for _, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+	for _, line := range lines {
 		pkgDir, doc, _ := strings.Cut(line, "\t")
 		rel, err := filepath.Rel(abs, pkgDir)
 		if err != nil {
@@ -130,6 +130,20 @@ func listPackages(dir string) ([]pkg, error) {
 		pkgs = append(pkgs, pkg{dir: filepath.ToSlash(rel), doc: doc})
 	}
 	return pkgs, nil
+}
+
+// goList runs go list with args on every package of the module at dir and
+// returns its lines.
+func goList(dir string, args ...string) ([]string, error) {
+	cmd := exec.Command("go", append(append([]string{"list"}, args...), "./...")...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list in %s: %v\n%s", dir, err, stderr.String())
+	}
+	return strings.Split(strings.TrimSuffix(string(out), "\n"), "\n"), nil
 }
 
 // replaceTables puts tables between the marker lines of page.
