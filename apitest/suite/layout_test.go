@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 )
 
 // operatorLayout assembles an operator repository whose API version
@@ -92,7 +94,7 @@ func TestOperatorLayouts(t *testing.T) {
 				t.Errorf("error %v, want it to contain %q", err, want)
 			}
 		}
-		if n := len(Flatten(err)); n != 1 {
+		if n := len(diag.Flatten(err)); n != 1 {
 			t.Errorf("%d problems, want one for the version directory: %v", n, err)
 		}
 	})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/apitest/server"
 	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/internal/workers"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -151,7 +152,7 @@ func (r testingReporter) Run(name string, f func(Reporter)) bool {
 func RunWith(r Reporter, opts Options) {
 	r.Helper()
 	plan, err := Prepare(opts)
-	for _, e := range Flatten(err) {
+	for _, e := range diag.Flatten(err) {
 		r.Errorf("%v", e)
 	}
 	if plan != nil {
@@ -198,23 +199,6 @@ func RunPlan(r Reporter, plan *Plan, opts Options) {
 			return
 		}
 	}
-}
-
-// Flatten lists the errors joined in err (recursively), or err itself:
-// the separate problems Prepare returns.
-func Flatten(err error) []error {
-	if err == nil {
-		return nil
-	}
-	joined, ok := err.(interface{ Unwrap() []error })
-	if !ok {
-		return []error{err}
-	}
-	var out []error
-	for _, e := range joined.Unwrap() {
-		out = append(out, Flatten(e)...)
-	}
-	return out
 }
 
 // removeInstalled removes the CRDs a run without Options.Installed left

@@ -132,32 +132,45 @@ func (l *List) Add(ds ...Diagnostic) {
 // them) keeps its position; any other error becomes a Diagnostic with only
 // a message.
 func (l *List) AddError(err error) {
-	if err == nil {
-		return
-	}
-	var ds []Diagnostic
-	collect(err, &ds)
-	l.Add(ds...)
+	l.Add(FromError(err)...)
 }
 
-func collect(err error, out *[]Diagnostic) {
-	if joined, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range joined.Unwrap() {
-			collect(e, out)
+// FromError returns the diagnostics err holds: one per leaf of a joined
+// error (Flatten), a Diagnostic or *Diagnostic as it is, any other error as
+// an error-severity Diagnostic with only its message.
+func FromError(err error) []Diagnostic {
+	var out []Diagnostic
+	for _, e := range Flatten(err) {
+		var d Diagnostic
+		var pd *Diagnostic
+		switch {
+		case errors.As(e, &d):
+			out = append(out, d)
+		case errors.As(e, &pd) && pd != nil:
+			out = append(out, *pd)
+		default:
+			out = append(out, Diagnostic{Severity: Error, Message: e.Error()})
 		}
-		return
 	}
-	var d Diagnostic
-	if errors.As(err, &d) {
-		*out = append(*out, d)
-		return
+	return out
+}
+
+// Flatten returns the leaves of err: the errors a joined error (one with
+// Unwrap() []error, such as errors.Join returns) holds, at any depth, or
+// err itself. A nil error has none.
+func Flatten(err error) []error {
+	if err == nil {
+		return nil
 	}
-	var pd *Diagnostic
-	if errors.As(err, &pd) && pd != nil {
-		*out = append(*out, *pd)
-		return
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []error{err}
 	}
-	*out = append(*out, Diagnostic{Severity: Error, Message: err.Error()})
+	var out []error
+	for _, e := range joined.Unwrap() {
+		out = append(out, Flatten(e)...)
+	}
+	return out
 }
 
 // Items returns the diagnostics sorted by file, line, then text, so that the

@@ -99,3 +99,22 @@ func TestAddErrorKeepsPositionsOfPointers(t *testing.T) {
 		t.Fatalf("items = %#v", items)
 	}
 }
+
+// TestFlattenReachesEveryLeaf: joined errors inside joined errors give
+// their leaves in order; a plain error is its own leaf, nil has none.
+func TestFlattenReachesEveryLeaf(t *testing.T) {
+	a, b, c := errors.New("a"), errors.New("b"), errors.New("c")
+	got := Flatten(errors.Join(a, errors.Join(b, c)))
+	if len(got) != 3 || got[0] != a || got[1] != b || got[2] != c {
+		t.Errorf("Flatten = %v", got)
+	}
+	if got := Flatten(a); len(got) != 1 || got[0] != a {
+		t.Errorf("Flatten(plain) = %v", got)
+	}
+	if Flatten(nil) != nil {
+		t.Error("Flatten(nil) is not empty")
+	}
+	if ds := FromError(errors.Join(Errorf("f", 2, "", "x"), c)); len(ds) != 2 || ds[0].Line != 2 || ds[1].Message != "c" {
+		t.Errorf("FromError = %+v", ds)
+	}
+}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gatedcrd/gatedcrd/internal/yamlfile"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 )
 
 func TestLoadMissingFileIsDefaults(t *testing.T) {
@@ -145,7 +145,7 @@ func TestParseErrors(t *testing.T) {
 			if !strings.Contains(err.Error(), c.want) {
 				t.Errorf("got  %q\nwant %q", err, c.want)
 			}
-			if ds := yamlfile.Diagnostics(err); len(ds) == 0 || ds[0].File != "c.yaml" {
+			if ds := diag.FromError(err); len(ds) == 0 || ds[0].File != "c.yaml" {
 				t.Errorf("error %T holds no diagnostic of c.yaml: %+v", err, ds)
 			}
 		})
@@ -222,7 +222,7 @@ func TestParseKubeVersions(t *testing.T) {
 
 func TestParseReportsEveryProblemInLineOrder(t *testing.T) {
 	_, err := Parse("c.yaml", []byte("payloadCRDs:\n  bogus: 1\nkubeVersion: x\n"))
-	ds := yamlfile.Diagnostics(err)
+	ds := diag.FromError(err)
 	if len(ds) != 2 || ds[0].Line != 2 || ds[1].Line != 3 {
 		t.Fatalf("got %#v", err)
 	}

@@ -24,8 +24,7 @@ func (ps *Problems) Addf(line int, key, format string, args ...any) {
 func (ps *Problems) Len() int { return len(ps.list) }
 
 // Err returns the problems joined (errors.Join: one per line of its text,
-// each reachable through Unwrap, so that diag.List.AddError keeps their
-// positions), sorted by line with the problems of one line in the order
+// each reachable through diag.FromError with its position), sorted by line with the problems of one line in the order
 // they were found, or nil when there are none.
 func (ps *Problems) Err() error {
 	if len(ps.list) == 0 {
@@ -38,22 +37,4 @@ func (ps *Problems) Err() error {
 		errs[i] = d
 	}
 	return errors.Join(errs...)
-}
-
-// Diagnostics returns the diagnostics err holds: those of a joined error
-// such as Problems.Err returns, or err itself when it is one. Another
-// error yields nothing.
-func Diagnostics(err error) []diag.Diagnostic {
-	var out []diag.Diagnostic
-	if joined, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range joined.Unwrap() {
-			out = append(out, Diagnostics(e)...)
-		}
-		return out
-	}
-	var d diag.Diagnostic
-	if errors.As(err, &d) {
-		out = append(out, d)
-	}
-	return out
 }

@@ -38,7 +38,7 @@ func TestEachKeyRejectsRepeatedKeys(t *testing.T) {
 	if !errors.As(err, &p) || p.Line != 4 || ps.Len() != 2 {
 		t.Errorf("errors.As: %+v", p)
 	}
-	if ds := Diagnostics(err); len(ds) != 2 || ds[1].Line != 5 || ds[1].Subject != "a" {
+	if ds := diag.FromError(err); len(ds) != 2 || ds[1].Line != 5 || ds[1].Subject != "a" {
 		t.Errorf("Diagnostics: %+v", ds)
 	}
 	if (&Problems{}).Err() != nil {

@@ -137,7 +137,7 @@ func runConfig(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 	rep.matrix, rep.baseDir = cfg.matrix(), cfg.baseDir
 
 	plan, err := suite.Prepare(suite.Options{BaseDir: cfg.baseDir, PayloadDir: cfg.payloadDir, Era: cfg.era, Strict: cfg.strict})
-	for _, e := range suite.Flatten(err) {
+	for _, e := range diag.Flatten(err) {
 		root.Errorf("%v", e)
 	}
 	if plan != nil {

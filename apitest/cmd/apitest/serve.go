@@ -16,6 +16,7 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/apitest/server"
 	"github.com/gatedcrd/gatedcrd/apitest/suite"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/internal/suiteserve"
 )
 
@@ -168,7 +169,7 @@ func prepareVersionDir(cfg *config, vd string, wanted map[string]bool, root *nod
 		payloadDir = def // what a run on the whole tree uses for every suite
 	}
 	plan, err := suite.Prepare(suite.Options{BaseDir: vd, PayloadDir: payloadDir, Era: cfg.era, Strict: cfg.strict})
-	for _, e := range suite.Flatten(err) {
+	for _, e := range diag.Flatten(err) {
 		var se *suite.Error
 		if errors.As(e, &se) && !wanted[filepath.Clean(se.File)] {
 			continue
