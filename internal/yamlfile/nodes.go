@@ -1,9 +1,6 @@
 package yamlfile
 
 import (
-	"fmt"
-	"strings"
-
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -27,22 +24,4 @@ func (ps *Problems) EachKey(section string, m *yaml.Node, fn func(k, v *yaml.Nod
 		first[k.Value] = k.Line
 		fn(k, m.Content[i+1])
 	}
-}
-
-// IsNull reports whether n is an explicit or empty null.
-func IsNull(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
-}
-
-// SyntaxError splits an error of the YAML library into the line it names
-// (0 if none) and the rest of its message, without the "yaml: line N: "
-// prefix.
-func SyntaxError(err error) (int, string) {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	var n int
-	if _, scanErr := fmt.Sscanf(msg, "line %d: ", &n); scanErr == nil {
-		_, rest, _ := strings.Cut(msg, ": ")
-		return n, rest
-	}
-	return 0, msg
 }
