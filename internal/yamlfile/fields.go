@@ -15,10 +15,11 @@ import (
 // sets its own.
 type Reader struct {
 	Problems
-	// Unknown, when set, reports a key of a mapping that is not among
-	// known (sorted) instead of the problem UnknownKey words. section is
-	// the dotted key of the mapping, "" for the top level.
-	Unknown func(section string, key *yaml.Node, known []string)
+	// Unknown, when set, reports a field of a mapping whose key is not
+	// among known (sorted) instead of the problem UnknownKey words; it
+	// gets the value too, to say what ignoring it means. section is the
+	// dotted key of the mapping, "" for the top level.
+	Unknown func(section string, f Field, known []string)
 	// Repeated, when set, reports a key given a second time instead of
 	// the problem "is given twice"; it returns whether the repetition
 	// replaces the first value (which one wins is up to the reader, not
@@ -105,7 +106,7 @@ func (r *Reader) walk(section string, m *yaml.Node, known []string, fn func(Fiel
 		name := f.Key.Value
 		if !slices.Contains(known, name) {
 			if r.Unknown != nil {
-				r.Unknown(section, f.Key, known)
+				r.Unknown(section, f, known)
 			} else {
 				r.Addf(f.Key.Line, Dotted(section, name), "%s", UnknownKey(section, known))
 			}

@@ -121,8 +121,8 @@ func TestParseEmptyAndMoreDocuments(t *testing.T) {
 func TestReaderPolicies(t *testing.T) {
 	r := &Reader{Problems: Problems{File: "f.yaml"}}
 	var seen []string
-	r.Unknown = func(section string, key *yaml.Node, known []string) {
-		seen = append(seen, "unknown "+Dotted(section, key.Value)+" of "+strings.Join(known, ","))
+	r.Unknown = func(section string, f Field, known []string) {
+		seen = append(seen, "unknown "+Dotted(section, f.Key.Value)+"="+f.Value.Value+" of "+strings.Join(known, ","))
 	}
 	r.Repeated = func(section string, key *yaml.Node, first Field) bool {
 		seen = append(seen, "repeated "+Dotted(section, key.Value)+" after "+first.Value.Value)
@@ -131,7 +131,7 @@ func TestReaderPolicies(t *testing.T) {
 	root, _ := r.Parse([]byte("s:\n  b: 1\n  z: 2\n  b: 3\n"))
 	var s map[string]Field
 	r.Each("", root, map[string]func(Field){"s": func(f Field) { s = r.Fields("s", f.Value, "b", "a") }})
-	if got := strings.Join(seen, "; "); got != "unknown s.z of a,b; repeated s.b after 1" {
+	if got := strings.Join(seen, "; "); got != "unknown s.z=2 of a,b; repeated s.b after 1" {
 		t.Errorf("policies saw %s", got)
 	}
 	if s["b"].Value.Value != "3" || r.Err() != nil {

@@ -152,9 +152,9 @@ type configReader struct {
 
 func newConfigReader(file string) *configReader {
 	r := &configReader{Reader: yamlfile.Reader{Problems: yamlfile.Problems{File: file}}}
-	r.Unknown = func(section string, key *yamlv3.Node, known []string) {
+	r.Unknown = func(section string, f yamlfile.Field, known []string) {
 		r.unknown++
-		d := diag.Errorf(file, key.Line, yamlfile.Dotted(section, key.Value), "%s", yamlfile.UnknownKey(section, known))
+		d := diag.Errorf(file, f.Key.Line, yamlfile.Dotted(section, f.Key.Value), "%s", yamlfile.UnknownKey(section, known))
 		d.Strict = true
 		r.strict.Add(d)
 	}
