@@ -10,6 +10,7 @@ import (
 	"github.com/gatedcrd/gatedcrd/features/crdvariant"
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
 	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 )
 
 // Decision says whether a suite runs against one CRD file, and why.
@@ -47,14 +48,14 @@ type Decision struct {
 //
 // A gate that no payload manifest names, a selected payload manifest that
 // lacks a gate, a file for which no payload manifest exists, and a suite
-// that runs against no file are errors (each an *Error naming the suite
+// that runs against no file are errors (each a *diag.Diagnostic naming the suite
 // file and line). The decisions come in the order of files.
 func Match(s *Suite, files []*CRDFile, d *payload.Directory) ([]Decision, error) {
 	known := d.Gates()
 	var errs []error
 	for _, g := range s.FeatureGates {
 		if !slices.Contains(known, g.Gate) {
-			errs = append(errs, &Error{File: s.Path, Line: g.Line, Message: fmt.Sprintf(
+			errs = append(errs, &diag.Diagnostic{File: s.Path, Line: g.Line, Message: fmt.Sprintf(
 				"unknown FeatureGate %s: no payload FeatureGate manifest in %s names it", g.Gate, d.Path)})
 		}
 	}
@@ -78,14 +79,14 @@ func Match(s *Suite, files []*CRDFile, d *payload.Directory) ([]Decision, error)
 	}
 	if !slices.ContainsFunc(decisions, func(d Decision) bool { return d.Run }) {
 		if len(decisions) == 0 {
-			return nil, &Error{File: s.Path, Line: s.CRDNameLine, Message: fmt.Sprintf(
+			return nil, &diag.Diagnostic{File: s.Path, Line: s.CRDNameLine, Message: fmt.Sprintf(
 				"no generated CRD file defines %s", s.CRDName)}
 		}
 		var why []string
 		for _, d := range decisions {
 			why = append(why, fmt.Sprintf("%s: %s", filepath.Base(d.File.Path), d.Reason))
 		}
-		return nil, &Error{File: s.Path, Line: s.CRDNameLine, Message: fmt.Sprintf(
+		return nil, &diag.Diagnostic{File: s.Path, Line: s.CRDNameLine, Message: fmt.Sprintf(
 			"the suite (featureGates %s) runs against none of the %d CRD files of %s:\n\t%s",
 			s.GateList(), len(decisions), s.CRDName, strings.Join(why, "\n\t"))}
 	}
@@ -109,14 +110,14 @@ func decide(s *Suite, f *CRDFile, d *payload.Directory) (bool, string, error) {
 			f.Variants.Profiles[0], crdvariant.JoinNames(f.Variants.Gates)))
 	}
 	if !ok {
-		return false, "", &Error{File: s.Path, Line: s.CRDNameLine, Message: fmt.Sprintf(
+		return false, "", &diag.Diagnostic{File: s.Path, Line: s.CRDNameLine, Message: fmt.Sprintf(
 			"no payload FeatureGate manifest in %s for ClusterProfile %s, %s, %s, which %s applies to",
 			d.Path, f.Variants.Profiles[0], featureSetsOf(f), versionsOf(f), f.Path)}
 	}
 	var errs []error
 	for _, g := range s.FeatureGates {
 		if !m.IsEnabled(g.Gate) && !slices.Contains(m.Disabled, g.Gate) {
-			errs = append(errs, &Error{File: s.Path, Line: g.Line, Message: fmt.Sprintf(
+			errs = append(errs, &diag.Diagnostic{File: s.Path, Line: g.Line, Message: fmt.Sprintf(
 				"FeatureGate %s is neither enabled nor disabled in payload manifest %s, which decides for %s",
 				g.Gate, m.FileName, f.Path)})
 		}

@@ -1,14 +1,11 @@
 package suite
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/gatedcrd/gatedcrd/apitest/server"
@@ -19,11 +16,6 @@ import (
 	"go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
 )
-
-// Error is a problem with a suite file, or with a file it leads to, and the
-// line it concerns (0 when it concerns the whole file): the strict YAML
-// files' one problem type, rendered "file:line: message".
-type Error = diag.Diagnostic
 
 // Fields of a suite file, at each level, sorted as messages list them.
 var (
@@ -45,7 +37,7 @@ type ParseOptions struct {
 func ParseFile(path string, opts ParseOptions) (*Suite, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &Error{File: path, Message: err.Error()}
+		return nil, &diag.Diagnostic{File: path, Message: err.Error()}
 	}
 	return ParseWith(path, data, opts)
 }
@@ -61,7 +53,7 @@ func Parse(path string, data []byte) (*Suite, error) {
 // that exclude each other, a test name used twice in one list, a malformed
 // gate entry, object text that is not an object, and a malformed
 // initialCRDPatches operation are errors. It reports every problem it
-// finds, each as an *Error with the file and line, joined in line order.
+// finds, each as a *diag.Diagnostic with the file and line, joined in line order.
 //
 // With opts.Lenient, three of those defects are accepted with the meaning
 // openshift/api's own runner gives them, because suites written for that
@@ -77,45 +69,50 @@ func Parse(path string, data []byte) (*Suite, error) {
 // Each is then recorded in Suite.Warnings, saying what it means for the
 // run.
 func ParseWith(path string, data []byte, opts ParseOptions) (*Suite, error) {
-	p := &parser{path: path, lenient: opts.Lenient}
-	decoder := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := decoder.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, &Error{File: path, Message: "empty file; a suite needs at least crdName and tests"}
-		}
-		return nil, p.yamlError(err)
+	p := newParser(path, opts.Lenient)
+	root, ok := p.ParseOne(data, "a suite file")
+	if !ok {
+		return nil, p.err()
 	}
-	for {
-		var extra yaml.Node
-		err := decoder.Decode(&extra)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, p.yamlError(err)
-		}
-		if len(extra.Content) > 0 && !isNull(extra.Content[0]) {
-			return nil, &Error{File: path, Line: extra.Content[0].Line, Message: "a suite file holds one YAML document, found another"}
-		}
+	if root == nil {
+		return nil, &diag.Diagnostic{File: path, Message: "empty file; a suite needs at least crdName and tests"}
 	}
-	if len(doc.Content) == 0 || isNull(doc.Content[0]) {
-		return nil, &Error{File: path, Message: "empty file; a suite needs at least crdName and tests"}
-	}
-	s := p.suite(doc.Content[0])
+	s := p.suite(root)
 	if err := p.err(); err != nil {
 		return nil, err
 	}
-	sort.SliceStable(p.warnings, func(i, j int) bool { return p.warnings[i].Line < p.warnings[j].Line })
-	s.Warnings = p.warnings
+	for _, w := range diag.FromError(p.warnings.Err()) {
+		w.Severity = diag.Warning
+		s.Warnings = append(s.Warnings, &w)
+	}
 	return s, nil
 }
 
+// parser reads one suite file. Its sections are named as messages name
+// them ("the suite", "an onCreate test"), and its problems have no key:
+// the message names the field.
 type parser struct {
+	yamlfile.Reader
 	path     string
 	lenient  bool
-	errs     []*Error
-	warnings []*Error
+	warnings yamlfile.Problems
+}
+
+func newParser(path string, lenient bool) *parser {
+	p := &parser{Reader: yamlfile.Reader{Problems: yamlfile.Problems{File: path}}, path: path, lenient: lenient}
+	p.warnings.File = path
+	p.Unknown = func(where string, f yamlfile.Field, known []string) {
+		p.defect(f.Key.Line, ignoredMeaning(f.Key.Value, where, f.Value), "unknown field %q in %s%s (known fields: %s)",
+			f.Key.Value, where, suggest(f.Key.Value, known), strings.Join(known, ", "))
+	}
+	// Lenient parsing lets the last of a repeated field count, as
+	// encoding/json does in openshift/api's runner.
+	p.Repeated = func(where string, key *yaml.Node, first yamlfile.Field) bool {
+		p.defect(key.Line, fmt.Sprintf("this one counts, the one on line %d is ignored%s", first.Key.Line, lostTests(first.Value)),
+			"field %q of %s is repeated (first on line %d)", key.Value, where, first.Key.Line)
+		return p.lenient
+	}
+	return p
 }
 
 // defect reports a problem that lenient parsing accepts: an error, or when
@@ -125,138 +122,81 @@ func (p *parser) defect(line int, meaning string, format string, args ...any) {
 		p.errorf(line, format, args...)
 		return
 	}
-	msg := fmt.Sprintf(format, args...) + "; " + meaning + " (strict parsing rejects this)"
-	p.warnings = append(p.warnings, &Error{File: p.path, Line: line, Message: msg})
+	p.warnings.Addf(line, "", "%s; %s (strict parsing rejects this)", fmt.Sprintf(format, args...), meaning)
 }
 
 func (p *parser) errorf(line int, format string, args ...any) {
-	p.errs = append(p.errs, &Error{File: p.path, Line: line, Message: fmt.Sprintf(format, args...)})
+	p.Addf(line, "", format, args...)
 }
 
+// err returns the problems in line order, each a *diag.Diagnostic, joined: callers
+// pick the problems of one file out with errors.As.
 func (p *parser) err() error {
-	if len(p.errs) == 0 {
-		return nil
-	}
-	sort.SliceStable(p.errs, func(i, j int) bool { return p.errs[i].Line < p.errs[j].Line })
-	errs := make([]error, len(p.errs))
-	for i, e := range p.errs {
-		errs[i] = e
+	var errs []error
+	for _, d := range diag.FromError(p.Err()) {
+		errs = append(errs, &d)
 	}
 	return errors.Join(errs...)
 }
 
-func (p *parser) yamlError(err error) error {
-	line, msg := yamlfile.SyntaxError(err)
-	return &Error{File: p.path, Line: line, Message: "invalid YAML: " + msg}
-}
-
-// field is a key of a mapping and its value (aliases resolved).
-type field struct {
-	key, value *yaml.Node
-}
-
-// fields checks that n is a mapping whose keys are among known, each at
-// most once, and returns its fields by key. where names the mapping in
-// messages.
-func (p *parser) fields(n *yaml.Node, where string, known []string) map[string]field {
-	n = resolve(n)
-	if n.Kind != yaml.MappingNode {
-		p.errorf(n.Line, "%s must be a mapping, not %s", where, describe(n))
-		return nil
-	}
-	out := map[string]field{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		key, value := resolve(n.Content[i]), resolve(n.Content[i+1])
-		if key.Kind != yaml.ScalarNode {
-			p.errorf(key.Line, "%s: a key must be a string, not %s", where, describe(key))
-			continue
-		}
-		if !slices.Contains(known, key.Value) {
-			p.defect(key.Line, ignoredMeaning(key.Value, where, value), "unknown field %q in %s%s (known fields: %s)",
-				key.Value, where, suggest(key.Value, known), strings.Join(known, ", "))
-			continue
-		}
-		if first, dup := out[key.Value]; dup {
-			p.defect(key.Line, fmt.Sprintf("this one counts, the one on line %d is ignored%s", first.key.Line, lostTests(first.value)),
-				"field %q of %s is repeated (first on line %d)", key.Value, where, first.key.Line)
-			if !p.lenient {
-				continue
-			}
-		}
-		out[key.Value] = field{key: key, value: value}
-	}
-	return out
-}
-
 // scalar returns the text of a scalar field; ok is false when the field is
 // absent or null.
-func (p *parser) scalar(fields map[string]field, name string) (text string, line int, ok bool) {
+func (p *parser) scalar(fields map[string]yamlfile.Field, name string) (text string, line int, ok bool) {
 	f, present := fields[name]
-	if !present || isNull(f.value) {
+	if !present {
 		return "", 0, false
 	}
-	if f.value.Kind != yaml.ScalarNode {
-		p.errorf(f.value.Line, "%s must be a string, not %s", name, describe(f.value))
-		return "", f.key.Line, false
-	}
-	return f.value.Value, f.key.Line, true
+	text, ok = p.String(name, f.Value)
+	return text, f.Key.Line, ok
 }
 
 // required is scalar for a field that must be present and non-empty; line
 // is where to report its absence.
-func (p *parser) required(fields map[string]field, name string, where string, line int) (string, int) {
-	text, at, ok := p.scalar(fields, name)
-	if !ok {
-		if _, present := fields[name]; !present || isNull(fields[name].value) {
-			p.errorf(line, "%s: missing required field %q", where, name)
-		}
-		return "", at
+func (p *parser) required(fields map[string]yamlfile.Field, name string, where string, line int) (string, int) {
+	if _, present := fields[name]; !present {
+		p.errorf(line, "%s: missing required field %q", where, name)
+		return "", 0
 	}
-	if strings.TrimSpace(text) == "" {
+	text, at, ok := p.scalar(fields, name)
+	if ok && strings.TrimSpace(text) == "" {
 		p.errorf(at, "%s: %s must not be empty", where, name)
 	}
 	return text, at
 }
 
-// list returns the items of a list field; nil when absent or null.
-func (p *parser) list(fields map[string]field, name string) []*yaml.Node {
+// list returns the entries of a list field; nil when absent or null. of
+// names the entries in the message about a value that is no list.
+func (p *parser) list(fields map[string]yamlfile.Field, name, of string) []*yaml.Node {
 	f, present := fields[name]
-	if !present || isNull(f.value) {
+	if !present {
 		return nil
 	}
-	if f.value.Kind != yaml.SequenceNode {
-		p.errorf(f.value.Line, "%s must be a list, not %s", name, describe(f.value))
-		return nil
-	}
-	items := make([]*yaml.Node, len(f.value.Content))
-	for i, item := range f.value.Content {
-		items[i] = resolve(item)
-	}
+	items, _ := p.List(name, f.Value, of)
 	return items
 }
 
 // object decodes a field that holds an object as YAML text.
-func (p *parser) object(fields map[string]field, name string) *Object {
+func (p *parser) object(fields map[string]yamlfile.Field, name string) *Object {
 	f, present := fields[name]
-	if !present || isNull(f.value) {
+	if !present {
 		return nil
 	}
-	if f.value.Kind != yaml.ScalarNode || f.value.Tag != "!!str" {
-		p.errorf(f.value.Line, "%s must be the object as YAML text (%s: |, then the object indented below), not %s",
-			name, name, describe(f.value))
+	if f.Value.Kind != yaml.ScalarNode || f.Value.Tag != "!!str" {
+		p.errorf(f.Value.Line, "%s must be the object as YAML text (%s: |, then the object indented below), not %s",
+			name, name, yamlfile.Describe(f.Value))
 		return nil
 	}
-	obj, err := server.DecodeObject([]byte(f.value.Value))
+	obj, err := server.DecodeObject([]byte(f.Value.Value))
 	if err != nil {
-		p.errorf(f.key.Line, "%s: %v", name, err)
+		p.errorf(f.Key.Line, "%s: %v", name, err)
 		return nil
 	}
-	return &Object{Line: f.key.Line, Object: obj}
+	return &Object{Line: f.Key.Line, Object: obj}
 }
 
 func (p *parser) suite(root *yaml.Node) *Suite {
 	s := &Suite{Path: p.path}
-	fields := p.fields(root, "the suite", suiteFields)
+	fields := p.Fields("the suite", root, suiteFields...)
 	if fields == nil {
 		return s
 	}
@@ -273,7 +213,7 @@ func (p *parser) suite(root *yaml.Node) *Suite {
 	if s.CRDNameLine == 0 {
 		s.CRDNameLine = root.Line
 	}
-	s.FeatureGates = p.gates(p.list(fields, "featureGates"))
+	s.FeatureGates = p.gates(p.list(fields, "featureGates", "gate names"))
 	if v, line, ok := p.scalar(fields, "version"); ok {
 		if strings.TrimSpace(v) == "" {
 			p.errorf(line, "version must not be empty; leave it out to test the single version of the CRD")
@@ -281,17 +221,17 @@ func (p *parser) suite(root *yaml.Node) *Suite {
 		s.Version, s.VersionLine = v, line
 	}
 	tests, ok := fields["tests"]
-	if !ok || isNull(tests.value) {
+	if !ok {
 		p.errorf(root.Line, "the suite: missing required field %q", "tests")
 		return s
 	}
-	testFields := p.fields(tests.value, "tests", testsFields)
+	testFields := p.Fields("tests", tests.Value, testsFields...)
 	if testFields == nil {
 		return s
 	}
-	creates, updates := p.list(testFields, "onCreate"), p.list(testFields, "onUpdate")
+	creates, updates := p.list(testFields, "onCreate", "tests"), p.list(testFields, "onUpdate", "tests")
 	if len(creates)+len(updates) == 0 {
-		p.errorf(tests.key.Line, "tests: no onCreate or onUpdate test")
+		p.errorf(tests.Key.Line, "tests: no onCreate or onUpdate test")
 	}
 	names := map[string]int{}
 	for _, n := range creates {
@@ -313,8 +253,8 @@ func (p *parser) gates(items []*yaml.Node) []GateRequirement {
 	var out []GateRequirement
 	seen := map[featuregate.FeatureGateName]GateRequirement{}
 	for _, n := range items {
-		if n.Kind != yaml.ScalarNode || isNull(n) {
-			p.errorf(n.Line, "featureGates: an entry must be a gate name (Gate, or -Gate for a disabled gate), not %s", describe(n))
+		if n.Kind != yaml.ScalarNode || yamlfile.IsNull(n) {
+			p.errorf(n.Line, "featureGates: an entry must be a gate name (Gate, or -Gate for a disabled gate), not %s", yamlfile.Describe(n))
 			continue
 		}
 		g := GateRequirement{Enabled: true, Line: n.Line}
@@ -342,7 +282,7 @@ func (p *parser) gates(items []*yaml.Node) []GateRequirement {
 }
 
 // testName reads the name of a test and checks it is unique in its list.
-func (p *parser) testName(fields map[string]field, where string, line int, names map[string]int) string {
+func (p *parser) testName(fields map[string]yamlfile.Field, where string, line int, names map[string]int) string {
 	name, at := p.required(fields, "name", where, line)
 	if name == "" {
 		return ""
@@ -357,7 +297,7 @@ func (p *parser) testName(fields map[string]field, where string, line int, names
 
 // expectedError reads an error substring, which must not be empty: every
 // message contains the empty string.
-func (p *parser) expectedError(fields map[string]field, name string) string {
+func (p *parser) expectedError(fields map[string]yamlfile.Field, name string) string {
 	text, line, ok := p.scalar(fields, name)
 	if ok && text == "" {
 		p.errorf(line, "%s must not be empty: every error message contains the empty string", name)
@@ -366,8 +306,8 @@ func (p *parser) expectedError(fields map[string]field, name string) string {
 }
 
 func (p *parser) createTest(n *yaml.Node, names map[string]int) (CreateTest, bool) {
-	before := len(p.errs)
-	fields := p.fields(n, "an onCreate test", createTestFields)
+	before := p.Len()
+	fields := p.Fields("an onCreate test", n, createTestFields...)
 	if fields == nil {
 		return CreateTest{}, false
 	}
@@ -376,21 +316,21 @@ func (p *parser) createTest(n *yaml.Node, names map[string]int) (CreateTest, boo
 	where := fmt.Sprintf("onCreate test %q", t.Name)
 	if initial := p.object(fields, "initial"); initial != nil {
 		t.Initial = *initial
-	} else if _, present := fields["initial"]; !present || isNull(fields["initial"].value) {
+	} else if _, present := fields["initial"]; !present {
 		p.errorf(n.Line, "%s: missing required field %q", where, "initial")
 	}
 	t.Expected = p.object(fields, "expected")
 	t.ExpectedError = p.expectedError(fields, "expectedError")
-	if f, both := fields["expected"]; both && !isNull(f.value) && t.ExpectedError != "" {
-		p.errorf(fields["expectedError"].key.Line,
+	if _, both := fields["expected"]; both && t.ExpectedError != "" {
+		p.errorf(fields["expectedError"].Key.Line,
 			"%s: expected and expectedError exclude each other (a create either persists an object or fails)", where)
 	}
-	return t, len(p.errs) == before
+	return t, p.Len() == before
 }
 
 func (p *parser) updateTest(n *yaml.Node, names map[string]int) (UpdateTest, bool) {
-	before := len(p.errs)
-	fields := p.fields(n, "an onUpdate test", updateTestFields)
+	before := p.Len()
+	fields := p.Fields("an onUpdate test", n, updateTestFields...)
 	if fields == nil {
 		return UpdateTest{}, false
 	}
@@ -400,7 +340,7 @@ func (p *parser) updateTest(n *yaml.Node, names map[string]int) (UpdateTest, boo
 	for _, name := range []string{"initial", "updated"} {
 		obj := p.object(fields, name)
 		if obj == nil {
-			if f, present := fields[name]; !present || isNull(f.value) {
+			if _, present := fields[name]; !present {
 				p.errorf(n.Line, "%s: missing required field %q", where, name)
 			}
 			continue
@@ -416,24 +356,24 @@ func (p *parser) updateTest(n *yaml.Node, names map[string]int) (UpdateTest, boo
 	t.ExpectedStatusError = p.expectedError(fields, "expectedStatusError")
 	var set []string
 	for _, name := range []string{"expected", "expectedError", "expectedStatusError"} {
-		if f, ok := fields[name]; ok && !isNull(f.value) {
+		if _, ok := fields[name]; ok {
 			set = append(set, name)
 		}
 	}
 	if len(set) > 1 {
-		p.errorf(fields[set[1]].key.Line, "%s: %s exclude each other (the update fails, its status update fails, or it persists an object)",
+		p.errorf(fields[set[1]].Key.Line, "%s: %s exclude each other (the update fails, its status update fails, or it persists an object)",
 			where, strings.Join(set, " and "))
 	}
 	if t.ExpectedStatusError != "" && t.Updated.Object != nil && !t.Updated.hasStatus() {
-		p.errorf(fields["expectedStatusError"].key.Line,
+		p.errorf(fields["expectedStatusError"].Key.Line,
 			"%s: expectedStatusError needs an updated object with a status: the status update is what should fail", where)
 	}
-	for _, item := range p.list(fields, "initialCRDPatches") {
+	for _, item := range p.list(fields, "initialCRDPatches", "operations") {
 		if op, ok := p.patch(item); ok {
 			t.InitialCRDPatches = append(t.InitialCRDPatches, op)
 		}
 	}
-	return t, len(p.errs) == before
+	return t, p.Len() == before
 }
 
 // patchOps are the RFC 6902 operations and whether each takes a value and
@@ -448,8 +388,8 @@ var patchOps = map[string]struct{ value, from bool }{
 }
 
 func (p *parser) patch(n *yaml.Node) (PatchOperation, bool) {
-	before := len(p.errs)
-	fields := p.fields(n, "an initialCRDPatches operation", patchFields)
+	before := p.Len()
+	fields := p.Fields("an initialCRDPatches operation", n, patchFields...)
 	if fields == nil {
 		return PatchOperation{}, false
 	}
@@ -457,20 +397,24 @@ func (p *parser) patch(n *yaml.Node) (PatchOperation, bool) {
 	op.Op, _ = p.required(fields, "op", "initialCRDPatches operation", n.Line)
 	kind, known := patchOps[op.Op]
 	if op.Op != "" && !known {
-		p.errorf(fields["op"].key.Line, "initialCRDPatches: unknown op %q (want add, copy, move, remove, replace or test)", op.Op)
+		p.errorf(fields["op"].Key.Line, "initialCRDPatches: unknown op %q (want add, copy, move, remove, replace or test)", op.Op)
 	}
 	path, line := p.required(fields, "path", "initialCRDPatches operation", n.Line)
 	if path != "" && !strings.HasPrefix(path, "/") {
 		p.errorf(line, "initialCRDPatches: path %q is not a JSON pointer (it starts with /, e.g. /spec/versions/0/schema)", path)
 	}
 	op.Path = path
-	if v, ok := fields["value"]; ok {
+	v, ok := fields["value"]
+	if !ok {
+		v, ok = nullField(n, "value")
+	}
+	if ok {
 		if known && !kind.value {
-			p.errorf(v.key.Line, "initialCRDPatches: op %s takes no value", op.Op)
+			p.errorf(v.Key.Line, "initialCRDPatches: op %s takes no value", op.Op)
 		}
-		data, err := nodeJSON(v.value)
+		data, err := nodeJSON(v.Value)
 		if err != nil {
-			p.errorf(v.key.Line, "initialCRDPatches: value: %v", err)
+			p.errorf(v.Key.Line, "initialCRDPatches: value: %v", err)
 		}
 		op.Value = data
 	} else if known && kind.value {
@@ -484,7 +428,19 @@ func (p *parser) patch(n *yaml.Node) (PatchOperation, bool) {
 	} else if known && kind.from {
 		p.errorf(n.Line, "initialCRDPatches: op %s needs a from path", op.Op)
 	}
-	return op, len(p.errs) == before
+	return op, p.Len() == before
+}
+
+// nullField finds the field key of mapping n when its value is null,
+// which Fields leaves out: for a patch, value: null is the value to write,
+// not a value left out.
+func nullField(n *yaml.Node, key string) (yamlfile.Field, bool) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k, v := n.Content[i], n.Content[i+1]; k.Value == key && yamlfile.IsNull(v) {
+			return yamlfile.Field{Key: k, Value: v}, true
+		}
+	}
+	return yamlfile.Field{}, false
 }
 
 // ignoredMeaning says what ignoring an unknown field of a mapping means
@@ -518,37 +474,6 @@ func nodeJSON(n *yaml.Node) ([]byte, error) {
 		return nil, err
 	}
 	return sigsyaml.YAMLToJSON(text)
-}
-
-func resolve(n *yaml.Node) *yaml.Node {
-	for n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	return n
-}
-
-func isNull(n *yaml.Node) bool {
-	n = resolve(n)
-	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
-}
-
-// describe names the kind of a node for messages.
-func describe(n *yaml.Node) string {
-	switch n = resolve(n); n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		switch n.Tag {
-		case "!!null":
-			return "null"
-		case "!!str":
-			return fmt.Sprintf("the string %q", n.Value)
-		}
-		return fmt.Sprintf("the %s %s", strings.TrimPrefix(n.Tag, "!!"), n.Value)
-	}
-	return "an unsupported YAML node"
 }
 
 // suggest returns a hint naming the known field closest to an unknown one.

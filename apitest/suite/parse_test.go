@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 )
 
 // validSuite is a suite using every field. Tests below break it in one
@@ -257,7 +258,7 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "featureGates not a list",
 			old:  "featureGates:\n- Fancy\n- -Plain\n", new: "featureGates: Fancy\n",
-			want: []string{`s.yaml:4: featureGates must be a list, not the string "Fancy"`},
+			want: []string{`s.yaml:4: featureGates: must be a list of gate names, not the string "Fancy"`},
 		},
 		{
 			name: "two gates in one entry",
@@ -332,9 +333,9 @@ func TestParseErrors(t *testing.T) {
 					t.Errorf("error line %q does not start with the file name", line)
 				}
 			}
-			var e *Error
+			var e *diag.Diagnostic
 			if !errors.As(err, &e) {
-				t.Errorf("error %T is not an *Error", err)
+				t.Errorf("error %T is not a *diag.Diagnostic", err)
 			}
 		})
 	}
@@ -440,5 +441,20 @@ func TestGateRequirementString(t *testing.T) {
 		if g.String() != want {
 			t.Errorf("%+v.String() = %q, want %q", g, g.String(), want)
 		}
+	}
+}
+
+// TestParsePatchNullValue: a patch's value: null is the value to write,
+// although a null field is otherwise one left out.
+func TestParsePatchNullValue(t *testing.T) {
+	text := "crdName: widgets.suite.gatedcrd.example\ntests:\n  onUpdate:\n  - name: a\n    initial: 'kind: Widget'\n    updated: 'kind: Widget'\n" +
+		"    initialCRDPatches:\n    - {op: add, path: /metadata/labels, value: null}\n"
+	s, err := Parse("s.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	patch, err := patchJSON(s.OnUpdate[0].InitialCRDPatches)
+	if want := `[{"op":"add","path":"/metadata/labels","value":null}]`; err != nil || string(patch) != want {
+		t.Errorf("patch %s (%v), want %s", patch, err, want)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/apitest/server"
 	"github.com/gatedcrd/gatedcrd/features/payload"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"k8s.io/apimachinery/pkg/api/equality"
 )
 
@@ -65,7 +66,7 @@ type Plan struct {
 	Batches [][]*Variant
 	// Warnings are the defects of the suite files that lenient parsing
 	// accepted (see ParseWith), file by file.
-	Warnings []*Error
+	Warnings []*diag.Diagnostic
 }
 
 // Suites returns the number of (suite, variant) pairs in the plan.
@@ -150,7 +151,7 @@ func Prepare(opts Options) (*Plan, error) {
 	}
 	var errs []error
 	var suites []*Suite
-	var warnings []*Error
+	var warnings []*diag.Diagnostic
 	for _, path := range paths {
 		s, err := ParseFile(path, ParseOptions{Lenient: !opts.Strict})
 		if err != nil {
@@ -313,7 +314,7 @@ func suiteVersion(s *Suite, files []*CRDFile) (string, error) {
 	if s.Version != "" {
 		for _, f := range files {
 			if !slices.Contains(f.versionNames(), s.Version) {
-				return "", &Error{File: s.Path, Line: s.VersionLine, Message: fmt.Sprintf(
+				return "", &diag.Diagnostic{File: s.Path, Line: s.VersionLine, Message: fmt.Sprintf(
 					"version %s: %s defines only %s", s.Version, f.Path, strings.Join(f.versionNames(), ", "))}
 			}
 		}
@@ -323,11 +324,11 @@ func suiteVersion(s *Suite, files []*CRDFile) (string, error) {
 	for _, f := range files {
 		names := f.versionNames()
 		if len(names) != 1 {
-			return "", &Error{File: s.Path, Line: s.CRDNameLine, Message: fmt.Sprintf(
+			return "", &diag.Diagnostic{File: s.Path, Line: s.CRDNameLine, Message: fmt.Sprintf(
 				"%s defines the versions %s; say which one the suite tests with version:", f.Path, strings.Join(names, ", "))}
 		}
 		if version != "" && names[0] != version {
-			return "", &Error{File: s.Path, Line: s.CRDNameLine, Message: fmt.Sprintf(
+			return "", &diag.Diagnostic{File: s.Path, Line: s.CRDNameLine, Message: fmt.Sprintf(
 				"the matched CRD files define different versions (%s and %s); say which one the suite tests with version:", version, names[0])}
 		}
 		version = names[0]

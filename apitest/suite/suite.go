@@ -29,7 +29,7 @@ type Suite struct {
 	OnUpdate    []UpdateTest
 	// Warnings are the defects that lenient parsing accepted (see
 	// ParseWith), in line order.
-	Warnings []*Error
+	Warnings []*diag.Diagnostic
 }
 
 // GateRequirement is one entry of featureGates: "Gate" requires the gate

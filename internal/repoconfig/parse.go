@@ -2,7 +2,6 @@ package repoconfig
 
 import (
 	"path"
-	"sort"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -15,7 +14,7 @@ import (
 // into cfg. Adding a key to the file means adding one entry here.
 var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 	"kubeVersion": func(p *parser, cfg *Config, key, val *yaml.Node) {
-		s, ok := p.scalar("kubeVersion", val)
+		s, ok := p.String("kubeVersion", val)
 		if !ok {
 			return
 		}
@@ -33,7 +32,7 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 		case yaml.ScalarNode:
 			text = val.Value
 		case yaml.SequenceNode:
-			entries, ok := p.strings("kubeVersions", val)
+			entries, ok := p.strings("kubeVersions", val, "releases")
 			if !ok {
 				return
 			}
@@ -64,7 +63,7 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 		c := &cfg.Compatibility
 		c.Line = key.Line
 		p.mapping("compatibility", val, map[string]func(*yaml.Node){
-			"enabled":    func(v *yaml.Node) { c.Enabled = p.boolean("compatibility.enabled", v) },
+			"enabled":    func(v *yaml.Node) { c.Enabled, _ = p.Bool("compatibility.enabled", v) },
 			"exceptions": func(v *yaml.Node) { c.Exceptions = p.patterns("compatibility.exceptions", v) },
 		})
 	},
@@ -76,11 +75,12 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 		})
 	},
 	"strictMarkers": func(p *parser, cfg *Config, key, val *yaml.Node) {
-		on := p.boolean("strictMarkers", val)
-		cfg.StrictMarkers = &on
+		if on, ok := p.Bool("strictMarkers", val); ok {
+			cfg.StrictMarkers = &on
+		}
 	},
 	"referenceEra": func(p *parser, cfg *Config, key, val *yaml.Node) {
-		s, ok := p.scalar("referenceEra", val)
+		s, ok := p.String("referenceEra", val)
 		if !ok {
 			return
 		}
@@ -92,19 +92,19 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 		cfg.ReferenceEra = era
 	},
 	"enumFromConstants": func(p *parser, cfg *Config, key, val *yaml.Node) {
-		cfg.EnumFromConstants = p.boolean("enumFromConstants", val)
+		cfg.EnumFromConstants, _ = p.Bool("enumFromConstants", val)
 	},
 	"requiredAnnotations": func(p *parser, cfg *Config, key, val *yaml.Node) {
 		ra := &cfg.RequiredAnnotations
 		ra.Line = key.Line
 		p.mapping("requiredAnnotations", val, map[string]func(*yaml.Node){
 			"groupSuffix": func(v *yaml.Node) {
-				if s, ok := p.scalar("requiredAnnotations.groupSuffix", v); ok {
+				if s, ok := p.String("requiredAnnotations.groupSuffix", v); ok {
 					ra.GroupSuffix = s
 				}
 			},
 			"annotations": func(v *yaml.Node) {
-				if l, ok := p.strings("requiredAnnotations.annotations", v); ok {
+				if l, ok := p.strings("requiredAnnotations.annotations", v, "strings"); ok {
 					ra.Annotations = l
 				}
 			},
@@ -113,101 +113,48 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 }
 
 // Parse parses the content of a configuration file; file names it in
-// problems. Keys that are absent keep their defaults.
+// problems. Keys that are absent or null keep their defaults.
 func Parse(file string, data []byte) (Config, error) {
 	cfg := Defaults()
 	cfg.File = file
-	p := &parser{Problems: yamlfile.Problems{File: file}}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		line, msg := yamlfile.SyntaxError(err)
-		p.Addf(line, "", "invalid YAML: %s", msg)
+	p := &parser{yamlfile.Reader{Problems: yamlfile.Problems{File: file}}}
+	root, _ := p.Parse(data)
+	if root == nil {
 		return cfg, p.Err()
 	}
-	if len(doc.Content) == 0 || yamlfile.IsNull(doc.Content[0]) {
-		return cfg, nil
+	fields := make(map[string]func(yamlfile.Field), len(sections))
+	for name, fn := range sections {
+		fields[name] = func(f yamlfile.Field) { fn(p, &cfg, f.Key, f.Value) }
 	}
-	root := doc.Content[0]
-	if root.Kind != yaml.MappingNode {
-		p.Addf(root.Line, "", "must be a mapping of keys (%s) to values", strings.Join(knownKeys(), ", "))
-		return cfg, p.Err()
-	}
-	p.EachKey("", root, func(k, v *yaml.Node) {
-		fn, ok := sections[k.Value]
-		if !ok {
-			p.Addf(k.Line, k.Value, "unknown key; known keys are %s", strings.Join(knownKeys(), ", "))
-			return
-		}
-		if yamlfile.IsNull(v) {
-			return
-		}
-		fn(p, &cfg, k, v)
-	})
+	p.Each("", root, fields)
 	return cfg, p.Err()
-}
-
-func knownKeys() []string {
-	keys := make([]string, 0, len(sections))
-	for k := range sections {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // parser collects the problems of one file.
 type parser struct {
-	yamlfile.Problems
+	yamlfile.Reader
 }
 
 // mapping reads a section whose value is a mapping with the given keys; a
 // null value of a key keeps its default.
 func (p *parser) mapping(section string, val *yaml.Node, fields map[string]func(*yaml.Node)) {
-	if val.Kind != yaml.MappingNode {
-		p.Addf(val.Line, section, "must be a mapping with keys %s", strings.Join(sortedKeys(fields), ", "))
-		return
+	each := make(map[string]func(yamlfile.Field), len(fields))
+	for name, fn := range fields {
+		each[name] = func(f yamlfile.Field) { fn(f.Value) }
 	}
-	p.EachKey(section, val, func(k, v *yaml.Node) {
-		fn, ok := fields[k.Value]
-		if !ok {
-			p.Addf(k.Line, section+"."+k.Value, "unknown key; %s accepts %s", section, strings.Join(sortedKeys(fields), ", "))
-			return
-		}
-		if !yamlfile.IsNull(v) {
-			fn(v)
-		}
-	})
+	p.Each(section, val, each)
 }
 
-func sortedKeys(m map[string]func(*yaml.Node)) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// scalar reads a string, number or boolean written as text. Numbers are
-// kept as written, so kubeVersion: 1.30 stays "1.30".
-func (p *parser) scalar(key string, v *yaml.Node) (string, bool) {
-	if v.Kind != yaml.ScalarNode {
-		p.Addf(v.Line, key, "must be a string")
-		return "", false
-	}
-	return v.Value, true
-}
-
-// strings reads a list of strings.
-func (p *parser) strings(key string, v *yaml.Node) ([]string, bool) {
-	if v.Kind != yaml.SequenceNode {
-		p.Addf(v.Line, key, "must be a list of strings")
+// strings reads a list of strings, none of them empty or listed twice.
+func (p *parser) strings(key string, v *yaml.Node, of string) ([]string, bool) {
+	items, ok := p.List(key, v, of)
+	if !ok {
 		return nil, false
 	}
 	out := []string{}
 	seen := map[string]int{}
-	for _, item := range v.Content {
-		s, ok := p.scalar(key, item)
+	for _, item := range items {
+		s, ok := p.String(key, item)
 		if !ok {
 			continue
 		}
@@ -227,11 +174,10 @@ func (p *parser) strings(key string, v *yaml.Node) ([]string, bool) {
 
 // patterns reads a list of globs and checks their syntax.
 func (p *parser) patterns(key string, v *yaml.Node) []Pattern {
-	if v.Kind != yaml.SequenceNode {
-		p.Addf(v.Line, key, "must be a list of glob patterns")
+	l, ok := p.strings(key, v, "glob patterns")
+	if !ok {
 		return nil
 	}
-	l, _ := p.strings(key, v)
 	var out []Pattern
 	for i, s := range l {
 		line := lineOf(v, s, i)
@@ -263,20 +209,10 @@ func lineOf(v *yaml.Node, s string, i int) int {
 	return v.Line
 }
 
-// boolean reads a true/false value; anything else is a problem (and false).
-func (p *parser) boolean(key string, v *yaml.Node) bool {
-	var b bool
-	if err := v.Decode(&b); err != nil || v.Kind != yaml.ScalarNode {
-		p.Addf(v.Line, key, "must be true or false")
-		return false
-	}
-	return b
-}
-
 // directory reads a directory below the base directory, cleaned; example
 // is shown when it is not one, and old kept.
 func (p *parser) directory(key string, v *yaml.Node, example, old string) string {
-	s, ok := p.scalar(key, v)
+	s, ok := p.String(key, v)
 	if !ok {
 		return old
 	}

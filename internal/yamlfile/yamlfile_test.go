@@ -10,25 +10,12 @@ import (
 	"github.com/gatedcrd/gatedcrd/internal/diag"
 )
 
-// TestEachKeyRejectsRepeatedKeys: a repeated key is reported at its line,
-// naming the first, and fn sees only the first; problems come out in line
-// order, each one reachable with errors.As.
-func TestEachKeyRejectsRepeatedKeys(t *testing.T) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte("a: 1\nb:\n  c: 2\n  c: 3\na: 4\n"), &doc); err != nil {
-		t.Fatal(err)
-	}
+// TestProblemsErr: problems come out in line order, each one reachable
+// with errors.As.
+func TestProblemsErr(t *testing.T) {
 	ps := &Problems{File: "f.yaml"}
-	var seen []string
-	ps.EachKey("", doc.Content[0], func(k, v *yaml.Node) {
-		seen = append(seen, k.Value+"="+v.Value)
-		if k.Value == "b" {
-			ps.EachKey("b", v, func(k, v *yaml.Node) { seen = append(seen, "b."+k.Value+"="+v.Value) })
-		}
-	})
-	if got := strings.Join(seen, " "); got != "a=1 b= b.c=2" {
-		t.Errorf("fn saw %s", got)
-	}
+	ps.Addf(5, "a", "is given twice (first on line %d)", 1)
+	ps.Addf(4, "b.c", "is given twice (first on line %d)", 3)
 	err := ps.Err()
 	want := "f.yaml:4: b.c: is given twice (first on line 3)\nf.yaml:5: a: is given twice (first on line 1)"
 	if err == nil || err.Error() != want {

@@ -170,7 +170,7 @@ func prepareVersionDir(cfg *config, vd string, wanted map[string]bool, root *nod
 	}
 	plan, err := suite.Prepare(suite.Options{BaseDir: vd, PayloadDir: payloadDir, Era: cfg.era, Strict: cfg.strict})
 	for _, e := range diag.Flatten(err) {
-		var se *suite.Error
+		var se *diag.Diagnostic
 		if errors.As(e, &se) && !wanted[filepath.Clean(se.File)] {
 			continue
 		}

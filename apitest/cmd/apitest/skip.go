@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +9,8 @@ import (
 
 	"github.com/gatedcrd/gatedcrd/apitest/kubeversion"
 	"github.com/gatedcrd/gatedcrd/apitest/suite"
+	"github.com/gatedcrd/gatedcrd/internal/diag"
+	"github.com/gatedcrd/gatedcrd/internal/yamlfile"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -19,14 +18,14 @@ import (
 // cannot pass on some Kubernetes versions, and why.
 type skipEntry struct {
 	// Suite is the suite file, relative to --base-dir, with "/".
-	Suite string `yaml:"suite"`
+	Suite string
 	// Tests are "onCreate/<test name>" or "onUpdate/<test name>".
-	Tests []string `yaml:"tests"`
+	Tests []string
 	// KubeVersions limits the entry to these minors; empty means every
 	// version.
-	KubeVersions []string `yaml:"kubeVersions"`
+	KubeVersions []string
 	// Reason is shown for every skipped test.
-	Reason string `yaml:"reason"`
+	Reason string
 	line   int
 }
 
@@ -39,69 +38,86 @@ type skipList struct {
 
 // readSkipList reads a skip list: a YAML list of entries (see skipEntry),
 // every field known, suite, tests and reason required. Only the entries
-// for minor are kept.
+// for minor are kept. Every problem of the file is reported, each with
+// its line.
 func readSkipList(path, minor string) (*skipList, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var doc yaml.Node
-	decoder := yaml.NewDecoder(bytes.NewReader(data))
-	decoder.KnownFields(true)
-	if err := decoder.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
+	r := &yamlfile.Reader{Problems: yamlfile.Problems{File: path}}
 	list := &skipList{path: path}
-	if len(doc.Content) == 0 {
-		return list, nil
+	root, _ := r.Parse(data)
+	if root == nil {
+		return list, r.Err()
 	}
-	var entries []skipEntry
-	if err := decodeStrict(doc.Content[0], &entries); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	for i, item := range doc.Content[0].Content {
-		e := entries[i]
-		e.line = item.Line
-		at := fmt.Sprintf("%s:%d", path, e.line)
-		switch {
-		case e.Suite == "":
-			return nil, fmt.Errorf("%s: an entry needs suite: (the suite file, relative to --base-dir)", at)
-		case len(e.Tests) == 0:
-			return nil, fmt.Errorf("%s: an entry needs tests: (onCreate/<test name> or onUpdate/<test name>)", at)
-		case strings.TrimSpace(e.Reason) == "":
-			return nil, fmt.Errorf("%s: an entry needs reason: (why the tests cannot pass)", at)
-		}
-		for _, t := range e.Tests {
-			kind, name, _ := strings.Cut(t, "/")
-			if (kind != suite.OnCreate && kind != suite.OnUpdate) || name == "" {
-				return nil, fmt.Errorf("%s: test %q is not onCreate/<test name> or onUpdate/<test name>", at, t)
-			}
-		}
-		applies := len(e.KubeVersions) == 0
-		for _, v := range e.KubeVersions {
-			version, err := kubeversion.Lookup(v)
-			if err != nil {
-				return nil, fmt.Errorf("%s: kubeVersions: %w", at, err)
-			}
-			applies = applies || version.Minor == minor
-		}
-		if applies {
+	items, _ := r.List("", root, "entries with suite, tests, kubeVersions and reason")
+	for _, item := range items {
+		if e, applies := readSkipEntry(r, item, minor); applies {
 			list.entries = append(list.entries, e)
 		}
+	}
+	if err := r.Err(); err != nil {
+		return nil, err
 	}
 	return list, nil
 }
 
-// decodeStrict decodes a node, failing on fields the target does not
-// have.
-func decodeStrict(n *yaml.Node, out any) error {
-	data, err := yaml.Marshal(n)
-	if err != nil {
-		return err
+// readSkipEntry reads one entry of a skip list and whether it applies to
+// minor.
+func readSkipEntry(r *yamlfile.Reader, item *yaml.Node, minor string) (skipEntry, bool) {
+	e := skipEntry{line: item.Line}
+	fields := r.Fields("", item, "suite", "tests", "kubeVersions", "reason")
+	if fields == nil {
+		return e, false
 	}
-	decoder := yaml.NewDecoder(bytes.NewReader(data))
-	decoder.KnownFields(true)
-	return decoder.Decode(out)
+	if f, ok := fields["suite"]; ok {
+		e.Suite, _ = r.String("suite", f.Value)
+	}
+	if f, ok := fields["reason"]; ok {
+		e.Reason, _ = r.String("reason", f.Value)
+	}
+	var tests, versions []*yaml.Node
+	if f, ok := fields["tests"]; ok {
+		tests, _ = r.List("tests", f.Value, "tests")
+	}
+	if f, ok := fields["kubeVersions"]; ok {
+		versions, _ = r.List("kubeVersions", f.Value, "Kubernetes versions")
+	}
+	switch {
+	case e.Suite == "":
+		r.Addf(e.line, "", "an entry needs suite: (the suite file, relative to --base-dir)")
+	case len(tests) == 0:
+		r.Addf(e.line, "", "an entry needs tests: (onCreate/<test name> or onUpdate/<test name>)")
+	case strings.TrimSpace(e.Reason) == "":
+		r.Addf(e.line, "", "an entry needs reason: (why the tests cannot pass)")
+	}
+	for _, n := range tests {
+		t, ok := r.String("tests", n)
+		if !ok {
+			continue
+		}
+		if kind, name, _ := strings.Cut(t, "/"); (kind != suite.OnCreate && kind != suite.OnUpdate) || name == "" {
+			r.Addf(n.Line, "", "test %q is not onCreate/<test name> or onUpdate/<test name>", t)
+			continue
+		}
+		e.Tests = append(e.Tests, t)
+	}
+	applies := len(versions) == 0
+	for _, n := range versions {
+		v, ok := r.String("kubeVersions", n)
+		if !ok {
+			continue
+		}
+		version, err := kubeversion.Lookup(v)
+		if err != nil {
+			r.Addf(n.Line, "kubeVersions", "%v", err)
+			continue
+		}
+		e.KubeVersions = append(e.KubeVersions, v)
+		applies = applies || version.Minor == minor
+	}
+	return e, applies
 }
 
 // reason returns why the list skips a test of a suite below baseDir, or "".
@@ -112,7 +128,7 @@ func (l *skipList) reason(baseDir string, s *suite.Suite, kind, test string) str
 	rel := suitePath(baseDir, s)
 	for _, e := range l.entries {
 		if e.Suite == rel && slices.Contains(e.Tests, kind+"/"+test) {
-			return fmt.Sprintf("%s (%s:%d)", strings.TrimSpace(e.Reason), l.path, e.line)
+			return fmt.Sprintf("%s (%s)", strings.TrimSpace(e.Reason), diag.Position{File: l.path, Line: e.line})
 		}
 	}
 	return ""
@@ -142,7 +158,7 @@ func (l *skipList) stale(baseDir string, plan *suite.Plan) []error {
 	for _, e := range l.entries {
 		for _, t := range e.Tests {
 			if !have[e.Suite+"\x00"+t] {
-				errs = append(errs, fmt.Errorf("%s:%d: the skip list names %s of %s, which is not a test of the run", l.path, e.line, t, e.Suite))
+				errs = append(errs, diag.Errorf(l.path, e.line, "", "the skip list names %s of %s, which is not a test of the run", t, e.Suite))
 			}
 		}
 	}

@@ -61,9 +61,13 @@ func TestSkipListErrors(t *testing.T) {
 		{"- suite: a.yaml\n  tests: [onCreate/x]\n", "s.yaml:1: an entry needs reason:"},
 		{"- suite: a.yaml\n  reason: r\n", "s.yaml:1: an entry needs tests:"},
 		{"- tests: [onCreate/x]\n  reason: r\n", "s.yaml:1: an entry needs suite:"},
-		{"- suite: a.yaml\n  tests: [x]\n  reason: r\n", `s.yaml:1: test "x" is not onCreate/<test name>`},
-		{"- suite: a.yaml\n  tests: [onCreate/x]\n  reason: r\n  kubeVersions: [\"1.20\"]\n", `s.yaml:1: kubeVersions: unsupported Kubernetes version "1.20"`},
-		{"- suite: a.yaml\n  test: [onCreate/x]\n", "field test not found"},
+		{"- suite: a.yaml\n  tests: [x]\n  reason: r\n", `s.yaml:2: test "x" is not onCreate/<test name>`},
+		{"- suite: a.yaml\n  tests: [onCreate/x]\n  reason: r\n  kubeVersions: [\"1.20\"]\n", `s.yaml:4: kubeVersions: unsupported Kubernetes version "1.20"`},
+		{"- suite: a.yaml\n  test: [onCreate/x]\n", "s.yaml:2: test: unknown key; known keys are kubeVersions, reason, suite, tests"},
+		{"- suite: a.yaml\n  suite: b.yaml\n", "s.yaml:2: suite: is given twice (first on line 1)"},
+		{"- suite: [a.yaml]\n", "s.yaml:1: suite: must be a string, not a list"},
+		{"suite: a.yaml\n", "s.yaml:1: must be a list of entries with suite, tests, kubeVersions and reason, not a mapping"},
+		{"- suite: a.yaml\n  tests: [\n", "s.yaml:2: invalid YAML: "},
 	} {
 		path := filepath.Join(t.TempDir(), "s.yaml")
 		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {

@@ -70,12 +70,12 @@ func TestStrictBaseline(t *testing.T) {
 }
 
 // TestBrokenBaselineIsBadInput: a baseline that does not parse fails the
-// strict run with its file name and writes nothing.
+// strict run with its file and line and writes nothing.
 func TestBrokenBaselineIsBadInput(t *testing.T) {
 	dir := exampleTree(t, true)
 	testtree.Add(t, dir, map[string]string{baseline.FileName: "findings:\n- file: a.go\n  line: 3\n"})
 	code, stderr := codegen(t, "crd-manifests", "--base-dir", dir)
-	if code != ExitInput || !strings.Contains(stderr, baseline.FileName+": is not a valid baseline") {
+	if code != ExitInput || !strings.Contains(stderr, baseline.FileName+":3: findings[0].line: unknown key") {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
 }

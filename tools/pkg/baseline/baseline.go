@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"sort"
@@ -12,6 +11,7 @@ import (
 	yamlv3 "go.yaml.in/yaml/v3"
 
 	"github.com/gatedcrd/gatedcrd/internal/diag"
+	"github.com/gatedcrd/gatedcrd/internal/yamlfile"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/tree"
 )
 
@@ -55,7 +55,8 @@ type Baseline struct {
 }
 
 // Read reads the baseline at path. A missing file yields nil and no error.
-// Unknown keys and entries without file or marker are errors with the line.
+// Unknown keys and entries without file or marker are errors with the
+// file and line, every one of them reported.
 func Read(path string) (*Baseline, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -64,20 +65,52 @@ func Read(path string) (*Baseline, error) {
 	if err != nil {
 		return nil, diag.Errorf(path, 0, "", "cannot be read: %v", err)
 	}
-	var doc document
-	dec := yamlv3.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
-		return nil, diag.Errorf(path, 0, "", "is not a valid baseline: %v", err)
+	r := &yamlfile.Reader{Problems: yamlfile.Problems{File: path}}
+	b := &Baseline{Path: path, left: map[key]int{}}
+	root, _ := r.Parse(data)
+	if root != nil {
+		r.Each("", root, map[string]func(yamlfile.Field){
+			"findings": func(f yamlfile.Field) {
+				items, _ := r.List("findings", f.Value, "entries with file and marker")
+				for i, item := range items {
+					if e, ok := readEntry(r, fmt.Sprintf("findings[%d]", i), item); ok {
+						b.entries = append(b.entries, e)
+						b.left[key{e.File, e.Marker}] += max(e.Count, 1)
+					}
+				}
+			},
+		})
 	}
-	b := &Baseline{Path: path, entries: doc.Findings, left: map[key]int{}}
-	for i, e := range doc.Findings {
-		if e.File == "" || e.Marker == "" || e.Count < 0 {
-			return nil, diag.Errorf(path, 0, fmt.Sprintf("findings[%d]", i), "needs file and marker, and a count that is not negative")
-		}
-		b.left[key{e.File, e.Marker}] += max(e.Count, 1)
+	if err := r.Err(); err != nil {
+		return nil, err
 	}
 	return b, nil
+}
+
+// readEntry reads the entry item, named section in problems.
+func readEntry(r *yamlfile.Reader, section string, item *yamlv3.Node) (Entry, bool) {
+	var e Entry
+	before := r.Len()
+	fields := r.Fields(section, item, "file", "marker", "count", "message")
+	if fields == nil {
+		return e, false
+	}
+	for name, dst := range map[string]*string{"file": &e.File, "marker": &e.Marker, "message": &e.Message} {
+		if f, ok := fields[name]; ok {
+			*dst, _ = r.String(section+"."+name, f.Value)
+		}
+	}
+	if f, ok := fields["count"]; ok {
+		e.Count, _ = r.Int(section+".count", f.Value)
+	}
+	if r.Len() != before {
+		return e, false
+	}
+	if e.File == "" || e.Marker == "" || e.Count < 0 {
+		r.Addf(item.Line, section, "needs file and marker, and a count that is not negative")
+		return e, false
+	}
+	return e, true
 }
 
 // Accept reports whether the baseline accepts one more finding about

@@ -62,17 +62,22 @@ func TestReadMissingAndEmpty(t *testing.T) {
 
 func TestReadErrors(t *testing.T) {
 	cases := map[string]string{
-		"findings:\n- file: a.go\n  marker: +x\n  line: 3\n": "field line not found",
-		"findings:\n- file: a.go\n":                          "findings[0]: needs file and marker",
-		"findings: [\n":                                      "is not a valid baseline",
+		"findings:\n- file: a.go\n  marker: +x\n  line: 3\n":    ":4: findings[0].line: unknown key; findings[0] accepts count, file, marker, message",
+		"findings:\n- file: a.go\n":                             ":2: findings[0]: needs file and marker",
+		"findings:\n- {file: a.go, marker: +x, count: -1}\n":    ":2: findings[0]: needs file and marker, and a count that is not negative",
+		"findings:\n- {file: a.go, marker: +x, count: two}\n":   `:2: findings[0].count: must be a whole number, not the string "two"`,
+		"findings:\n- file: a.go\n  file: b.go\n  marker: +x\n": ":3: findings[0].file: is given twice (first on line 2)",
+		"finding: []\n":            ":1: finding: unknown key; known keys are findings",
+		"findings: {file: a.go}\n": ":1: findings: must be a list of entries with file and marker, not a mapping",
+		"findings: [\n":            ":1: invalid YAML: ",
 	}
 	for content, want := range cases {
 		path := filepath.Join(t.TempDir(), FileName)
 		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Read(path); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), FileName) {
-			t.Errorf("%q: error %v, want one naming the file and containing %q", content, err, want)
+		if _, err := Read(path); err == nil || !strings.Contains(err.Error(), FileName+want) {
+			t.Errorf("%q: error %v, want one naming the file and line: %s%s", content, err, FileName, want)
 		}
 	}
 }

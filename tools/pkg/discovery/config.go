@@ -5,8 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 
 	yamlv3 "go.yaml.in/yaml/v3"
 
@@ -98,196 +96,147 @@ func LoadConfig(dir string) (Config, string, error) {
 // ParseConfig parses the content of a .codegen.yaml file.
 func ParseConfig(file string, data []byte) (Config, error) {
 	var cfg Config
-	var doc yamlv3.Node
-	if err := yamlv3.Unmarshal(data, &doc); err != nil {
-		line, _ := yamlfile.SyntaxError(err)
-		return cfg, diag.Errorf(file, line, "", "invalid YAML: %v", err)
-	}
-	if len(doc.Content) == 0 {
-		return cfg, nil
-	}
-	root := doc.Content[0]
-	if yamlfile.IsNull(root) {
-		return cfg, nil
+	r := newConfigReader(file)
+	root, _ := r.Parse(data)
+	if root == nil {
+		return cfg, r.err()
 	}
 	if root.Kind != yamlv3.MappingNode {
-		return cfg, diag.Errorf(file, root.Line, "", "must be a mapping of generator names to their settings")
+		r.Addf(root.Line, "", "must be a mapping of generator names to their settings")
+		return cfg, r.err()
 	}
-	var problems diag.List
-	forEachKey(file, "", root, &problems, func(key, val *yamlv3.Node) {
-		switch key.Value {
-		case "emptyPartialSchema":
-			cfg.EmptyPartialSchema.Disabled = parseStage(file, key.Value, val, nil, &problems)
-		case "manifestMerge":
-			cfg.ManifestMerge.Disabled = parseStage(file, key.Value, val, nil, &problems)
-		case "compatibility":
-			cfg.Compatibility.Disabled = parseStage(file, key.Value, val, nil, &problems)
-		case "schemapatch":
+	stage := func(dst *bool) func(yamlfile.Field) {
+		return func(f yamlfile.Field) { *dst, _ = r.stage(f.Key.Value, f.Value, nil) }
+	}
+	generator := func(dst *GeneratorConfig) func(yamlfile.Field) {
+		return func(f yamlfile.Field) { *dst = r.generator(f.Key.Value, f.Value) }
+	}
+	sections := map[string]func(yamlfile.Field){
+		"emptyPartialSchema": stage(&cfg.EmptyPartialSchema.Disabled),
+		"manifestMerge":      stage(&cfg.ManifestMerge.Disabled),
+		"compatibility":      stage(&cfg.Compatibility.Disabled),
+		"schemapatch": func(f yamlfile.Field) {
 			cfg.SchemaPatch.Present = true
-			cfg.SchemaPatch.Disabled = parseStage(file, key.Value, val, map[string]func(*yamlv3.Node){
+			cfg.SchemaPatch.Disabled, _ = r.stage("schemapatch", f.Value, map[string]func(*yamlv3.Node){
 				"requiredFeatureSets": func(v *yamlv3.Node) {
-					if yamlfile.IsNull(v) {
-						return
-					}
-					if err := v.Decode(&cfg.SchemaPatch.RequiredFeatureSets); err != nil {
-						problems.Add(diag.Errorf(file, v.Line, "schemapatch.requiredFeatureSets", "must be a list of strings"))
-					}
+					cfg.SchemaPatch.RequiredFeatureSets, _ = r.Strings("schemapatch.requiredFeatureSets", v, "strings")
 				},
-			}, &problems)
-		case "compat":
-			cfg.Compat = parseCompat(file, val, &problems)
-		case "crdify":
-			cfg.Crdify = parseCrdify(file, val, &problems)
-		case "schemacheck":
-			cfg.SchemaCheck = parseSchemaCheck(file, key, val, &problems)
-		case "deepcopy":
-			cfg.Deepcopy = parseGenerator(file, key.Value, val, &problems)
-		case "swaggerdocs":
-			cfg.SwaggerDocs = parseGenerator(file, key.Value, val, &problems)
-		case "openapi":
-			cfg.OpenAPI = parseGenerator(file, key.Value, val, &problems)
-		case "modelname":
-			cfg.ModelName = parseGenerator(file, key.Value, val, &problems)
-		case "protobuf":
-			cfg.Protobuf = parseGenerator(file, key.Value, val, &problems)
-		default:
-			if !otherGenerators[key.Value] {
-				problems.Add(unknownKey(diag.Errorf(file, key.Line, key.Value, "unknown key; known keys are %s", knownKeys())))
-			}
-		}
-	})
-	return cfg, problems.Err()
-}
-
-// parseStage reads a stage section: a mapping with "disabled" plus extra
-// keys; null means "not configured".
-func parseStage(file, section string, val *yamlv3.Node, extra map[string]func(*yamlv3.Node), problems *diag.List) bool {
-	if yamlfile.IsNull(val) {
-		return false
+			})
+		},
+		"compat":      func(f yamlfile.Field) { cfg.Compat = r.compat(f.Value) },
+		"crdify":      func(f yamlfile.Field) { cfg.Crdify = r.crdify(f.Value) },
+		"schemacheck": func(f yamlfile.Field) { cfg.SchemaCheck = r.schemaCheck(f.Key, f.Value) },
+		"deepcopy":    generator(&cfg.Deepcopy),
+		"swaggerdocs": generator(&cfg.SwaggerDocs),
+		"openapi":     generator(&cfg.OpenAPI),
+		"modelname":   generator(&cfg.ModelName),
+		"protobuf":    generator(&cfg.Protobuf),
 	}
-	if val.Kind != yamlv3.MappingNode {
-		problems.Add(diag.Errorf(file, val.Line, section, "must be a mapping"))
-		return false
+	for name := range otherGenerators {
+		sections[name] = func(yamlfile.Field) {}
 	}
-	disabled := false
-	forEachKey(file, section, val, problems, func(k, v *yamlv3.Node) {
-		if k.Value == "disabled" {
-			if err := v.Decode(&disabled); err != nil {
-				problems.Add(diag.Errorf(file, v.Line, section+".disabled", "must be true or false"))
-			}
-			return
-		}
-		if fn, ok := extra[k.Value]; ok {
-			fn(v)
-			return
-		}
-		allowed := []string{"disabled"}
-		for name := range extra {
-			allowed = append(allowed, name)
-		}
-		sort.Strings(allowed)
-		problems.Add(unknownKey(diag.Errorf(file, k.Line, section+"."+k.Value, "unknown key; %s accepts %s", section, strings.Join(allowed, ", "))))
-	})
-	return disabled
+	r.Each("", root, sections)
+	return cfg, r.err()
 }
 
-// forEachKey calls fn for every key of the mapping m; a key given twice is
-// an error (yamlfile.Problems.EachKey).
-func forEachKey(file, section string, m *yamlv3.Node, problems *diag.List, fn func(key, val *yamlv3.Node)) {
-	keys := &yamlfile.Problems{File: file}
-	keys.EachKey(section, m, fn)
-	problems.AddError(keys.Err())
+// configReader reads one .codegen.yaml file. Unknown keys become
+// strict-mode findings in strict rather than problems: the reference
+// ignores keys it does not know, so only --strict-markers makes them fail.
+type configReader struct {
+	yamlfile.Reader
+	strict diag.List
+	// unknown counts the unknown keys, so that an entry with one can be
+	// left out.
+	unknown int
 }
 
-// unknownKey marks d as a strict-mode finding: the reference ignores keys
-// it does not know, so only --strict-markers makes them fail.
-func unknownKey(d diag.Diagnostic) diag.Diagnostic {
-	d.Strict = true
-	return d
-}
-
-func knownKeys() string {
-	keys := []string{"compat", "compatibility", "crdify", "emptyPartialSchema", "manifestMerge", "schemacheck", "schemapatch"}
-	for k := range generatorSections {
-		keys = append(keys, k)
+func newConfigReader(file string) *configReader {
+	r := &configReader{Reader: yamlfile.Reader{Problems: yamlfile.Problems{File: file}}}
+	r.Unknown = func(section string, f yamlfile.Field, known []string) {
+		r.unknown++
+		d := diag.Errorf(file, f.Key.Line, yamlfile.Dotted(section, f.Key.Value), "%s", yamlfile.UnknownKey(section, known))
+		d.Strict = true
+		r.strict.Add(d)
 	}
-	for k := range otherGenerators {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return strings.Join(keys, ", ")
+	return r
 }
 
-// parseCompat reads the compat section: a mapping with one key, accepted,
-// a list of mappings with the keys crd, check, path and reason, each a
+// err returns the file's problems and strict-mode findings as one error.
+func (r *configReader) err() error {
+	var all diag.List
+	all.AddError(r.Err())
+	all.Add(r.strict.Items()...)
+	return all.Err()
+}
+
+// stage reads a stage section: a mapping with "disabled" plus extra keys.
+// given says whether disabled was given.
+func (r *configReader) stage(section string, val *yamlv3.Node, extra map[string]func(*yamlv3.Node)) (disabled, given bool) {
+	fields := map[string]func(yamlfile.Field){
+		"disabled": func(f yamlfile.Field) {
+			given = true
+			disabled, _ = r.Bool(section+".disabled", f.Value)
+		},
+	}
+	for name, fn := range extra {
+		fields[name] = func(f yamlfile.Field) { fn(f.Value) }
+	}
+	r.Each(section, val, fields)
+	return disabled, given
+}
+
+// compat reads the compat section: a mapping with one key, accepted, a
+// list of mappings with the keys crd, check, path and reason, each a
 // non-empty string. An entry given twice is an error.
-func parseCompat(file string, val *yamlv3.Node, problems *diag.List) CompatConfig {
+func (r *configReader) compat(val *yamlv3.Node) CompatConfig {
 	var cfg CompatConfig
-	if yamlfile.IsNull(val) {
-		return cfg
-	}
-	if val.Kind != yamlv3.MappingNode {
-		problems.Add(diag.Errorf(file, val.Line, "compat", "must be a mapping"))
-		return cfg
-	}
-	forEachKey(file, "compat", val, problems, func(k, v *yamlv3.Node) {
-		if k.Value != "accepted" {
-			problems.Add(unknownKey(diag.Errorf(file, k.Line, "compat."+k.Value, "unknown key; compat accepts accepted")))
-			return
-		}
-		if yamlfile.IsNull(v) {
-			return
-		}
-		if v.Kind != yamlv3.SequenceNode {
-			problems.Add(diag.Errorf(file, v.Line, "compat.accepted", "must be a list of entries with crd, check, path and reason"))
-			return
-		}
-		seen := map[[3]string]int{}
-		for _, item := range v.Content {
-			a, ok := parseAccepted(file, item, problems)
+	r.Each("compat", val, map[string]func(yamlfile.Field){
+		"accepted": func(f yamlfile.Field) {
+			items, ok := r.List("compat.accepted", f.Value, "entries with crd, check, path and reason")
 			if !ok {
-				continue
+				return
 			}
-			key := [3]string{a.CRD, a.Check, a.Path}
-			if line, dup := seen[key]; dup {
-				problems.Add(diag.Errorf(file, item.Line, "compat.accepted", "accepts %s %s %s again (first on line %d)", a.CRD, a.Check, a.Path, line))
-				continue
+			seen := map[[3]string]int{}
+			for _, item := range items {
+				a, ok := r.accepted(item)
+				if !ok {
+					continue
+				}
+				key := [3]string{a.CRD, a.Check, a.Path}
+				if line, dup := seen[key]; dup {
+					r.Addf(item.Line, "compat.accepted", "accepts %s %s %s again (first on line %d)", a.CRD, a.Check, a.Path, line)
+					continue
+				}
+				seen[key] = item.Line
+				cfg.Accepted = append(cfg.Accepted, a)
 			}
-			seen[key] = item.Line
-			cfg.Accepted = append(cfg.Accepted, a)
-		}
+		},
 	})
 	return cfg
 }
 
-// parseAccepted reads one compat.accepted entry.
-func parseAccepted(file string, item *yamlv3.Node, problems *diag.List) (AcceptedFinding, bool) {
+// accepted reads one compat.accepted entry; an entry with a problem or an
+// unknown key is left out.
+func (r *configReader) accepted(item *yamlv3.Node) (AcceptedFinding, bool) {
 	a := AcceptedFinding{Line: item.Line}
-	if item.Kind != yamlv3.MappingNode {
-		problems.Add(diag.Errorf(file, item.Line, "compat.accepted", "an entry must be a mapping with crd, check, path and reason"))
+	before, unknown := r.Len(), r.unknown
+	fields := r.Fields("compat.accepted", item, "crd", "check", "path", "reason")
+	if fields == nil {
 		return a, false
 	}
-	fields := map[string]*string{"crd": &a.CRD, "check": &a.Check, "path": &a.Path, "reason": &a.Reason}
-	ok := true
-	forEachKey(file, "compat.accepted", item, problems, func(k, v *yamlv3.Node) {
-		dst, known := fields[k.Value]
-		if !known {
-			problems.Add(unknownKey(diag.Errorf(file, k.Line, "compat.accepted."+k.Value, "unknown key; an entry has crd, check, path and reason")))
-			ok = false
-			return
-		}
-		if v.Kind != yamlv3.ScalarNode || v.Tag == "!!null" || strings.TrimSpace(v.Value) == "" {
-			problems.Add(diag.Errorf(file, v.Line, "compat.accepted."+k.Value, "must be a non-empty string"))
-			ok = false
-			return
-		}
-		*dst = v.Value
-	})
-	for _, name := range []string{"check", "crd", "path", "reason"} {
-		if *fields[name] == "" && ok {
-			problems.Add(diag.Errorf(file, item.Line, "compat.accepted", "entry lacks %s (an entry has crd, check, path and reason)", name))
-			ok = false
+	for name, dst := range map[string]*string{"crd": &a.CRD, "check": &a.Check, "path": &a.Path, "reason": &a.Reason} {
+		if f, ok := fields[name]; ok {
+			*dst, _ = r.NonEmpty("compat.accepted."+name, f.Value)
 		}
 	}
-	return a, ok
+	if r.Len() != before || r.unknown != unknown {
+		return a, false
+	}
+	for _, name := range []string{"check", "crd", "path", "reason"} {
+		if _, ok := fields[name]; !ok {
+			r.Addf(item.Line, "compat.accepted", "entry lacks %s (an entry has crd, check, path and reason)", name)
+			return a, false
+		}
+	}
+	return a, true
 }

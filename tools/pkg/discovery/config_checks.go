@@ -5,7 +5,6 @@ import (
 
 	yamlv3 "go.yaml.in/yaml/v3"
 
-	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/internal/yamlfile"
 )
 
@@ -34,47 +33,37 @@ type SchemaCheckConfig struct {
 	Line int
 }
 
-// parseCrdify reads the crdify section: disabled and config.
-func parseCrdify(file string, val *yamlv3.Node, problems *diag.List) CrdifyConfig {
-	c := CrdifyConfig{Present: !yamlfile.IsNull(val)}
-	c.Disabled = parseStage(file, "crdify", val, map[string]func(*yamlv3.Node){
+// crdify reads the crdify section: disabled and config.
+func (r *configReader) crdify(val *yamlv3.Node) CrdifyConfig {
+	c := CrdifyConfig{Present: true}
+	c.Disabled, _ = r.stage("crdify", val, map[string]func(*yamlv3.Node){
 		"config": func(v *yamlv3.Node) {
-			if yamlfile.IsNull(v) {
-				return
-			}
 			var m map[string]any
 			if v.Kind != yamlv3.MappingNode || v.Decode(&m) != nil {
-				problems.Add(diag.Errorf(file, v.Line, "crdify.config", "must be a mapping (crdify's configuration: unhandledEnforcement, conversion, validations)"))
+				r.Addf(v.Line, "crdify.config", "must be a mapping (crdify's configuration: unhandledEnforcement, conversion, validations), not %s", yamlfile.Describe(v))
 				return
 			}
 			data, err := json.Marshal(m)
 			if err != nil {
-				problems.Add(diag.Errorf(file, v.Line, "crdify.config", "cannot be read: %v", err))
+				r.Addf(v.Line, "crdify.config", "cannot be read: %v", err)
 				return
 			}
 			c.Config, c.ConfigLine = data, v.Line
 		},
-	}, problems)
+	})
 	return c
 }
 
-// parseSchemaCheck reads the schemacheck section: disabled,
-// enabledValidators and disabledValidators.
-func parseSchemaCheck(file string, key, val *yamlv3.Node, problems *diag.List) SchemaCheckConfig {
-	c := SchemaCheckConfig{Present: !yamlfile.IsNull(val), Line: key.Line}
+// schemaCheck reads the schemacheck section: disabled, enabledValidators
+// and disabledValidators.
+func (r *configReader) schemaCheck(key, val *yamlv3.Node) SchemaCheckConfig {
+	c := SchemaCheckConfig{Present: true, Line: key.Line}
 	list := func(dst *[]string, name string) func(*yamlv3.Node) {
-		return func(v *yamlv3.Node) {
-			if yamlfile.IsNull(v) {
-				return
-			}
-			if v.Kind != yamlv3.SequenceNode || v.Decode(dst) != nil {
-				problems.Add(diag.Errorf(file, v.Line, "schemacheck."+name, "must be a list of comparator names"))
-			}
-		}
+		return func(v *yamlv3.Node) { *dst, _ = r.Strings("schemacheck."+name, v, "comparator names") }
 	}
-	c.Disabled = parseStage(file, "schemacheck", val, map[string]func(*yamlv3.Node){
+	c.Disabled, _ = r.stage("schemacheck", val, map[string]func(*yamlv3.Node){
 		"enabledValidators":  list(&c.EnabledValidators, "enabledValidators"),
 		"disabledValidators": list(&c.DisabledValidators, "disabledValidators"),
-	}, problems)
+	})
 	return c
 }

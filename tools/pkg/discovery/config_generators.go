@@ -4,9 +4,6 @@ import (
 	"path/filepath"
 
 	yamlv3 "go.yaml.in/yaml/v3"
-
-	"github.com/gatedcrd/gatedcrd/internal/diag"
-	"github.com/gatedcrd/gatedcrd/internal/yamlfile"
 )
 
 // GeneratorConfig is a .codegen.yaml section of a generator that writes
@@ -42,18 +39,11 @@ var generatorSections = map[string][]string{
 	"protobuf":    {"disabledVersions", "headerFilePath"},
 }
 
-// parseGenerator reads the section of one generator.
-func parseGenerator(file, section string, val *yamlv3.Node, problems *diag.List) GeneratorConfig {
-	g := GeneratorConfig{Present: !yamlfile.IsNull(val)}
+// generator reads the section of one generator.
+func (r *configReader) generator(section string, val *yamlv3.Node) GeneratorConfig {
+	g := GeneratorConfig{Present: true}
 	str := func(dst *string, key string) func(*yamlv3.Node) {
-		return func(v *yamlv3.Node) {
-			if yamlfile.IsNull(v) {
-				return
-			}
-			if v.Kind != yamlv3.ScalarNode || v.Decode(dst) != nil {
-				problems.Add(diag.Errorf(file, v.Line, section+"."+key, "must be a string"))
-			}
-		}
+		return func(v *yamlv3.Node) { *dst, _ = r.String(section+"."+key, v) }
 	}
 	fields := map[string]func(*yamlv3.Node){
 		"headerFilePath":     str(&g.HeaderFilePath, "headerFilePath"),
@@ -61,27 +51,18 @@ func parseGenerator(file, section string, val *yamlv3.Node, problems *diag.List)
 		"outputFileName":     str(&g.OutputFile, "outputFileName"),
 		"commentPolicy":      str(&g.CommentPolicy, "commentPolicy"),
 		"disabledVersions": func(v *yamlv3.Node) {
-			if !yamlfile.IsNull(v) && v.Decode(&g.DisabledVersions) != nil {
-				problems.Add(diag.Errorf(file, v.Line, section+".disabledVersions", "must be a list of strings"))
-			}
+			g.DisabledVersions, _ = r.Strings(section+".disabledVersions", v, "strings")
 		},
 	}
 	extra := map[string]func(*yamlv3.Node){}
 	for _, k := range generatorSections[section] {
 		extra[k] = fields[k]
 	}
-	if val != nil && val.Kind == yamlv3.MappingNode {
-		for i := 0; i+1 < len(val.Content); i += 2 {
-			if val.Content[i].Value == "disabled" {
-				g.DisabledSet = true
-			}
-		}
-	}
-	g.Disabled = parseStage(file, section, val, extra, problems)
+	g.Disabled, g.DisabledSet = r.stage(section, val, extra)
 	// The reference resolves deepcopy's header relative to the file;
 	// protobuf's it leaves relative to the working directory.
 	if section == "deepcopy" && g.HeaderFilePath != "" && !filepath.IsAbs(g.HeaderFilePath) {
-		g.HeaderFilePath = filepath.Join(filepath.Dir(file), g.HeaderFilePath)
+		g.HeaderFilePath = filepath.Join(filepath.Dir(r.File), g.HeaderFilePath)
 	}
 	return g
 }
