@@ -24,6 +24,10 @@ const (
 
 // Annotations are the variant annotations of one generated CRD manifest.
 // A nil list means the file has no annotation for that dimension.
+//
+// They stay per-dimension lists, not a [featuregate.TupleSet]: a missing
+// annotation means "every", which only the reader's own tuples can spell
+// out, and the lists must round-trip as written.
 type Annotations struct {
 	// ProfilesRestricted is set when the file has some
 	// include.release.openshift.io/ annotation, whatever its key or value:

@@ -7,6 +7,10 @@ import (
 
 // EnablementRule is one call to [FeatureGateBuilder.Enable]. All three sets
 // are sorted and free of duplicates.
+//
+// It is a predicate rather than a [TupleSet]: an empty version or profile
+// list means every value, including versions no list names, so the tuples
+// it matches cannot be listed in advance.
 type EnablementRule struct {
 	// Versions the rule applies to; empty means every version.
 	Versions []int

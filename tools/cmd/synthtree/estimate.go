@@ -218,15 +218,6 @@ func (c *crd) gateEntries() (entries, top []string) {
 	return entries, top
 }
 
-// record is one tuple's outcome in the merge stage, with the merged content
-// stood in for by the list of manifests that were pertinent.
-type record struct {
-	data     string
-	versions []int
-	profiles []string
-	sets     []string
-}
-
 // estimateMerged predicts how many files stage 3 writes for one CRD by
 // running stage 3's choice of files (docs/reference-rules.md, "Which
 // files are written") on the sets of pertinent
@@ -235,7 +226,9 @@ type record struct {
 // generator writes (every gate adds something), so the count is exact
 // unless stage 3 differs from the spec.
 func estimateMerged(reg *featuregate.Registry, c *crd, entries, top []string) int {
-	var recs []record
+	// Each tuple with a CRD, labelled with its pertinent manifests in
+	// place of the merged content.
+	var recs []featuregate.Labeled[string]
 	profiles := featuregate.ClusterProfiles()
 	sets := []featuregate.FeatureSetName{featuregate.CustomNoUpgrade}
 	sets = append(sets, featuregate.FixedFeatureSets()...)
@@ -275,42 +268,33 @@ func estimateMerged(reg *featuregate.Registry, c *crd, entries, top []string) in
 				if c.Override != nil && (!c.Override.ProfileOnly || prof == featuregate.SelfManagedHA) {
 					pertinent = append(pertinent, "override:"+c.Override.FileName)
 				}
-				recs = append(recs, record{
-					data: strings.Join(pertinent, ","), versions: []int{v},
-					profiles: []string{string(prof)}, sets: []string{string(fs)},
+				recs = append(recs, featuregate.Labeled[string]{
+					Label: strings.Join(pertinent, ","),
+					Tuple: featuregate.Tuple{Version: v, ClusterProfile: prof, FeatureSet: fs},
 				})
 			}
 		}
 	}
-	if len(recs) == 0 {
-		return 0
-	}
-	key := func(parts ...any) string { return fmt.Sprint(parts...) }
-	// 1. versions, 2. feature sets, 3. profiles.
-	recs = collapse(recs, func(r record) string { return key(r.sets, r.profiles, r.data) },
-		func(dst *record, src record) { dst.versions = union(dst.versions, src.versions) })
-	recs = collapse(recs, func(r record) string { return key(r.profiles, r.versions, r.data) },
-		func(dst *record, src record) { dst.sets = union(dst.sets, src.sets) })
-	recs = collapse(recs, func(r record) string { return key(r.sets, r.versions, r.data) },
-		func(dst *record, src record) { dst.profiles = union(dst.profiles, src.profiles) })
+	products := featuregate.CollapseLabeled(recs)
 
-	var knownFS, knownP []string
-	knownFSOf := map[string][]string{}
-	for _, r := range recs {
-		knownFS = union(knownFS, r.sets)
-		knownP = union(knownP, r.profiles)
-		for _, p := range r.profiles {
-			knownFSOf[p] = union(knownFSOf[p], r.sets)
+	var knownFS []featuregate.FeatureSetName
+	var knownP []featuregate.ClusterProfileName
+	knownFSOf := map[featuregate.ClusterProfileName][]featuregate.FeatureSetName{}
+	for _, r := range products {
+		knownFS = union(knownFS, r.FeatureSets)
+		knownP = union(knownP, r.ClusterProfiles)
+		for _, p := range r.ClusterProfiles {
+			knownFSOf[p] = union(knownFSOf[p], r.FeatureSets)
 		}
 	}
 	n := 0
-	for _, r := range recs {
-		fsSame := slices.Equal(r.sets, knownFS)
-		pSame := slices.Equal(r.profiles, knownP)
+	for _, r := range products {
+		fsSame := slices.Equal(r.FeatureSets, knownFS)
+		pSame := slices.Equal(r.ClusterProfiles, knownP)
 		if !pSame {
 			fsSame = true
-			for _, p := range r.profiles {
-				if !slices.Equal(r.sets, knownFSOf[p]) {
+			for _, p := range r.ClusterProfiles {
+				if !slices.Equal(r.FeatureSets, knownFSOf[p]) {
 					fsSame = false
 				}
 			}
@@ -319,32 +303,18 @@ func estimateMerged(reg *featuregate.Registry, c *crd, entries, top []string) in
 		case fsSame && pSame:
 			n++
 		case fsSame:
-			n += len(r.profiles)
+			n += len(r.ClusterProfiles)
 		case pSame:
-			n += len(r.sets)
+			n += len(r.FeatureSets)
 		default:
-			n += len(r.profiles) * len(r.sets)
+			n += len(r.ClusterProfiles) * len(r.FeatureSets)
 		}
 	}
 	return n
 }
 
-func collapse(recs []record, key func(record) string, merge func(*record, record)) []record {
-	var out []record
-	index := map[string]int{}
-	for _, r := range recs {
-		k := key(r)
-		if i, ok := index[k]; ok {
-			merge(&out[i], r)
-			continue
-		}
-		index[k] = len(out)
-		out = append(out, r)
-	}
-	return out
-}
-
-func union[T int | string](a, b []T) []T {
+// union returns the ascending list of the values of a and b.
+func union[T ~string](a, b []T) []T {
 	out := slices.Clone(a)
 	for _, x := range b {
 		if !slices.Contains(out, x) {

@@ -1,10 +1,7 @@
 package compat
 
 import (
-	"cmp"
 	"encoding/json"
-	"fmt"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,9 +12,11 @@ import (
 
 // TupleSet is a set of (major version, ClusterProfile, FeatureSet) tuples,
 // printed compactly as a few products "feature sets on profiles, versions".
+// It is a featuregate.TupleSet that also knows how many tuples the tree
+// has, to say "every tuple".
 type TupleSet struct {
-	tuples map[featuregate.Tuple]bool
-	total  int // the number of tuples in the tree, to say "every tuple"
+	tuples featuregate.TupleSet
+	total  int
 }
 
 // TupleGroup is one product of a TupleSet's compact form.
@@ -27,52 +26,30 @@ type TupleGroup struct {
 	Versions    []int    `json:"versions"`
 }
 
-func newTupleSet(total int) *TupleSet {
-	return &TupleSet{tuples: map[featuregate.Tuple]bool{}, total: total}
-}
+func newTupleSet(total int) *TupleSet { return &TupleSet{total: total} }
 
-func (s *TupleSet) add(t featuregate.TupleGates) { s.tuples[t.Tuple] = true }
+func (s *TupleSet) add(t featuregate.TupleGates) { s.tuples.Insert(t.Tuple) }
 
 // Len is the number of tuples.
-func (s *TupleSet) Len() int { return len(s.tuples) }
+func (s *TupleSet) Len() int { return s.tuples.Len() }
 
-// Groups collapses the set into products: versions first, then feature
-// sets, then profiles, like the merge stage's file decision.
+// Groups collapses the set into products as the merge stage chooses its
+// files ([featuregate.TupleSet.Collapse]), sorted by their text.
 func (s *TupleSet) Groups() []TupleGroup {
-	type rec struct {
-		fs, prof []string
-		vs       []int
-	}
-	var recs []rec
-	for t := range s.tuples {
-		recs = append(recs, rec{fs: []string{string(t.FeatureSet)}, prof: []string{string(t.ClusterProfile)}, vs: []int{t.Version}})
-	}
-	merge := func(in []rec, key func(rec) string, join func(dst *rec, src rec)) []rec {
-		index := map[string]int{}
-		var out []rec
-		for _, r := range in {
-			k := key(r)
-			if i, ok := index[k]; ok {
-				join(&out[i], r)
-				continue
-			}
-			index[k] = len(out)
-			out = append(out, r)
-		}
-		return out
-	}
-	j := func(ss []string) string { return strings.Join(ss, ",") }
-	recs = merge(recs, func(r rec) string { return j(r.fs) + "|" + j(r.prof) },
-		func(d *rec, s rec) { d.vs = union(d.vs, s.vs) })
-	recs = merge(recs, func(r rec) string { return j(r.prof) + "|" + fmt.Sprint(r.vs) },
-		func(d *rec, s rec) { d.fs = union(d.fs, s.fs) })
-	recs = merge(recs, func(r rec) string { return j(r.fs) + "|" + fmt.Sprint(r.vs) },
-		func(d *rec, s rec) { d.prof = union(d.prof, s.prof) })
-	out := make([]TupleGroup, len(recs))
-	for i, r := range recs {
-		out[i] = TupleGroup{FeatureSets: r.fs, Profiles: r.prof, Versions: r.vs}
+	ps := s.tuples.Collapse()
+	out := make([]TupleGroup, len(ps))
+	for i, p := range ps {
+		out[i] = TupleGroup{FeatureSets: names(p.FeatureSets), Profiles: names(p.ClusterProfiles), Versions: p.Versions}
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].String() < out[b].String() })
+	return out
+}
+
+func names[T ~string](ns []T) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = string(n)
+	}
 	return out
 }
 
@@ -81,7 +58,7 @@ func (g TupleGroup) String() string {
 }
 
 func (s *TupleSet) String() string {
-	if s.total > 0 && len(s.tuples) == s.total {
+	if s.total > 0 && s.tuples.Len() == s.total {
 		return "every tuple (" + strconv.Itoa(s.total) + ")"
 	}
 	var parts []string
@@ -96,12 +73,5 @@ func (s *TupleSet) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		Count  int          `json:"count"`
 		Groups []TupleGroup `json:"groups"`
-	}{len(s.tuples), s.Groups()})
-}
-
-// union returns the sorted union of two sorted-or-not lists.
-func union[T cmp.Ordered](a, b []T) []T {
-	out := append(append([]T(nil), a...), b...)
-	slices.Sort(out)
-	return slices.Compact(out)
+	}{s.tuples.Len(), s.Groups()})
 }

@@ -14,6 +14,10 @@ import (
 // variants are the ClusterProfiles, FeatureSets and major versions a set
 // of merged files stands for, read from the annotations the merge gave
 // them (features/crdvariant). An empty set means "every".
+//
+// They are per-dimension lists rather than a featuregate.TupleSet: the
+// files' annotations say nothing about which combinations of them occur,
+// and "every" is kept apart from the values seen.
 type variants struct {
 	profiles    map[featuregate.ClusterProfileName]bool
 	featureSets map[featuregate.FeatureSetName]bool

@@ -2,9 +2,8 @@ package manifestmerge
 
 import (
 	"slices"
-	"strconv"
-	"strings"
 
+	"github.com/gatedcrd/gatedcrd/features/featuregate"
 	fgpayload "github.com/gatedcrd/gatedcrd/features/payload"
 )
 
@@ -56,14 +55,7 @@ func decide(records []record, allVersions []int, allFeatureSets []string, hasFea
 	knownFSList := sortedKeys(knownFS)
 	knownPList := sortedInts(knownP)
 
-	// Collapse versions, then feature sets, then profiles, each over
-	// records of equal content and equal other two dimensions.
-	groups := collapse(records, func(r record) string { return key(r.data, ints(r.profiles), strings.Join(r.featureSets, ",")) },
-		func(dst *record, src record) { dst.versions = unionInts(dst.versions, src.versions) })
-	groups = collapse(groups, func(r record) string { return key(r.data, ints(r.profiles), ints(r.versions)) },
-		func(dst *record, src record) { dst.featureSets = unionStrings(dst.featureSets, src.featureSets) })
-	groups = collapse(groups, func(r record) string { return key(r.data, strings.Join(r.featureSets, ","), ints(r.versions)) },
-		func(dst *record, src record) { dst.profiles = unionInts(dst.profiles, src.profiles) })
+	groups := collapse(records)
 
 	var out []outputFile
 	for _, g := range groups {
@@ -136,52 +128,35 @@ func decide(records []record, allVersions []int, allFeatureSets []string, hasFea
 	return out
 }
 
-// collapse merges records with equal keys, in order of first appearance.
-func collapse(in []record, keyOf func(record) string, merge func(dst *record, src record)) []record {
-	index := map[string]int{}
-	var out []record
-	for _, r := range in {
-		k := keyOf(r)
-		if i, ok := index[k]; ok {
-			merge(&out[i], r)
-			continue
+// collapse merges the records of equal content into products
+// ([featuregate.CollapseLabeled]): versions first, then feature sets, then
+// profiles, in the order of each product's first record. The records given
+// are single tuples, as the merge makes them; one of several tuples counts
+// as its tuples.
+func collapse(records []record) []record {
+	var in []featuregate.Labeled[int]
+	for _, r := range records {
+		for _, v := range r.versions {
+			for _, p := range r.profiles {
+				for _, fs := range r.featureSets {
+					t := featuregate.Tuple{Version: v, ClusterProfile: clusterProfiles[p], FeatureSet: featuregate.FeatureSetName(fs)}
+					in = append(in, featuregate.Labeled[int]{Label: r.data, Tuple: t})
+				}
+			}
 		}
-		index[k] = len(out)
-		out = append(out, r)
+	}
+	ps := featuregate.CollapseLabeled(in)
+	out := make([]record, len(ps))
+	for i, p := range ps {
+		r := record{data: p.Label, versions: p.Versions}
+		for _, prof := range p.ClusterProfiles {
+			r.profiles = append(r.profiles, profileIndexOf(prof))
+		}
+		slices.Sort(r.profiles)
+		for _, fs := range p.FeatureSets {
+			r.featureSets = append(r.featureSets, string(fs))
+		}
+		out[i] = r
 	}
 	return out
-}
-
-func key(data int, parts ...string) string {
-	return strconv.Itoa(data) + "|" + strings.Join(parts, "|")
-}
-
-func ints(vs []int) string {
-	s := make([]string, len(vs))
-	for i, v := range vs {
-		s[i] = strconv.Itoa(v)
-	}
-	return strings.Join(s, ",")
-}
-
-func unionInts(a, b []int) []int {
-	set := map[int]bool{}
-	for _, v := range a {
-		set[v] = true
-	}
-	for _, v := range b {
-		set[v] = true
-	}
-	return sortedInts(set)
-}
-
-func unionStrings(a, b []string) []string {
-	set := map[string]bool{}
-	for _, v := range a {
-		set[v] = true
-	}
-	for _, v := range b {
-		set[v] = true
-	}
-	return sortedKeys(set)
 }

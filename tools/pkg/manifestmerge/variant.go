@@ -3,6 +3,7 @@ package manifestmerge
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gatedcrd/gatedcrd/features/featuregate"
@@ -42,4 +43,13 @@ func joinProfiles() string {
 		names[i] = string(p)
 	}
 	return strings.Join(names, ", ")
+}
+
+// ints spells versions as a comma-separated list.
+func ints(vs []int) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = strconv.Itoa(v)
+	}
+	return strings.Join(s, ",")
 }
