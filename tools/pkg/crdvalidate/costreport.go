@@ -38,7 +38,7 @@ func (in Input) costReport(results []checked) []CRDCosts {
 				rule = rc.Rule
 			}
 			first, _, _ := strings.Cut(rc.Version, ",")
-			frc.Position, _ = in.Sources.Locate(group, first, kind, rc.Path, rule)
+			frc.Origin, _ = in.Sources.Locate(group, first, kind, rc.Path, rule)
 			seen[k] = frc
 			tops[name] = append(tops[name], frc)
 		}
@@ -81,8 +81,8 @@ func FormatCosts(reports []CRDCosts, base string) string {
 		for i, rc := range r.Top {
 			sp := parseSchemaPath(rc.Path)
 			fmt.Fprintf(&b, "  %d. %s %s %s: cost %d (%s of the per-rule budget, %s of the per-CRD budget)", i+1, rc.Version, sp.dataPath(), sp.keyword, rc.Cost, percent(rc.Cost, RuleBudget), percent(rc.Cost, CRDBudget))
-			if rc.Position.File != "" {
-				fmt.Fprintf(&b, " at %s", diag.Position{File: tree.Rel(base, rc.Position.File), Line: rc.Position.Line})
+			if rc.Origin.File != "" {
+				fmt.Fprintf(&b, " at %s", diag.Position{File: tree.Rel(base, rc.Origin.File), Line: rc.Origin.Line})
 			}
 			fmt.Fprintf(&b, "\n     %s\n     in %s\n", rc.Rule, strings.Join(rc.Files, ", "))
 		}

@@ -81,8 +81,8 @@ type CRDCosts struct {
 // position.
 type FileRuleCost struct {
 	RuleCost
-	Files    []string
-	Position Position
+	Files  []string
+	Origin Origin
 }
 
 // checked is one manifest and its verdict.
@@ -225,7 +225,7 @@ func (in Input) check(c *checked, f toCheck, previous []byte, key string) {
 type group struct {
 	crd, version, where, message string
 	onCreate, onUpdate, upgrade  bool
-	pos                          Position
+	pos                          Origin
 	files                        []string
 	variants                     *variants
 	crdFile                      string

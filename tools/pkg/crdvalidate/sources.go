@@ -10,16 +10,17 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	"sigs.k8s.io/controller-tools/pkg/markers"
 
+	"github.com/gatedcrd/gatedcrd/internal/diag"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/goload"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/markerdefs"
 	"github.com/gatedcrd/gatedcrd/tools/pkg/markerpos"
 )
 
-// Position is where a schema node or rule comes from in the Go sources.
-type Position struct {
-	// File is absolute; Line is 1-based (0 when unknown).
-	File string
-	Line int
+// Origin is where a schema node or rule comes from in the Go sources: a
+// position (File absolute, Line 0 when unknown) and the marker on that
+// line.
+type Origin struct {
+	diag.Position
 	// Marker is the marker text on that line, or "" for a declaration.
 	Marker string
 }
@@ -63,10 +64,10 @@ type node struct {
 // position is the marker that set the path's keyword or rule when it can be
 // found, else the deepest field or type the path reaches; ok is false when
 // not even the kind's type is known.
-func (s *Sources) Locate(group, version, kind, path, rule string) (Position, bool) {
+func (s *Sources) Locate(group, version, kind, path, rule string) (Origin, bool) {
 	n, sp, ok := s.walk(group, version, kind, path)
 	if !ok {
-		return Position{}, false
+		return Origin{}, false
 	}
 	return s.position(n, sp, rule), true
 }
@@ -75,19 +76,19 @@ func (s *Sources) Locate(group, version, kind, path, rule string) (Position, boo
 // value satisfies match, on the field the path reaches (not on its list
 // items or map values) or else on that node's named type. ok is false when
 // there is no such marker.
-func (s *Sources) LocateMarker(group, version, kind, path, name string, match func(any) bool) (Position, bool) {
+func (s *Sources) LocateMarker(group, version, kind, path, name string, match func(any) bool) (Origin, bool) {
 	n, _, ok := s.walk(group, version, kind, path)
 	if !ok {
-		return Position{}, false
+		return Origin{}, false
 	}
-	try := func(pkg *loader.Package, values markers.MarkerValues, mn ast.Node) (Position, bool) {
+	try := func(pkg *loader.Package, values markers.MarkerValues, mn ast.Node) (Origin, bool) {
 		for i, v := range values[name] {
 			if match(v) {
 				file, line, text := s.u.MarkerLines(pkg).Locate(s.u.Fset, mn, name, i)
-				return Position{File: file, Line: line, Marker: text}, line > 0
+				return Origin{Position: diag.Position{File: file, Line: line}, Marker: text}, line > 0
 			}
 		}
-		return Position{}, false
+		return Origin{}, false
 	}
 	if n.field != nil && !n.element {
 		if p, ok := try(n.fieldPkg, n.field.Markers, markerpos.Field(*n.field)); ok {
@@ -97,7 +98,7 @@ func (s *Sources) LocateMarker(group, version, kind, path, name string, match fu
 	if n.typ != nil {
 		return try(n.pkg, n.typ.Markers, markerpos.Type(n.typ))
 	}
-	return Position{}, false
+	return Origin{}, false
 }
 
 // walk follows the server field path from the kind's type as far as the
@@ -259,7 +260,7 @@ func (s *Sources) typeInfo(pkg *loader.Package, name string) *markers.TypeInfo {
 
 // position picks the marker behind the path's rule or keyword on the
 // node's field, then its type; else the field, else the type.
-func (s *Sources) position(n node, sp schemaPath, rule string) Position {
+func (s *Sources) position(n node, sp schemaPath, rule string) Origin {
 	type candidate struct {
 		pkg     *loader.Package
 		values  markers.MarkerValues
@@ -279,13 +280,13 @@ func (s *Sources) position(n node, sp schemaPath, rule string) Position {
 			continue
 		}
 		file, line, text := s.u.MarkerLines(c.pkg).Locate(s.u.Fset, c.node, name, index)
-		return Position{File: file, Line: line, Marker: text}
+		return Origin{Position: diag.Position{File: file, Line: line}, Marker: text}
 	}
 	if len(cands) == 0 || cands[0].node == nil {
-		return Position{}
+		return Origin{}
 	}
 	pos := s.u.Fset.Position(cands[0].node.Pos())
-	return Position{File: pos.Filename, Line: pos.Line}
+	return Origin{Position: diag.Position{File: pos.Filename, Line: pos.Line}}
 }
 
 // keywordMarkers names the markers that set a schema keyword.
