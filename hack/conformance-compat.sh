@@ -22,16 +22,8 @@ cd "$(dirname "$0")/.."
 old_module=${COMPAT_OLD_MODULE:-github.com/openshift/api@v0.0.0-20260302174620-dcac36b908db}
 new_module=${COMPAT_NEW_MODULE:-github.com/openshift/api@v0.0.0-20260511191110-9b69e5fa27e9}
 
-module_dir() {
-  (cd "${TMPDIR:-/tmp}" && "$GO" mod download -json "$1" |
-    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
-}
-old=$(module_dir "$old_module")
-new=$(module_dir "$new_module")
-if [ ! -d "$old" ] || [ ! -d "$new" ]; then
-  echo "$0: go mod download did not report both module directories" >&2
-  exit 1
-fi
+old=$(GO="$GO" hack/module-dir.sh "$old_module")
+new=$(GO="$GO" hack/module-dir.sh "$new_module")
 
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
@@ -82,7 +74,7 @@ scratch_pair() { # NAME OLD NEW
 run_script() { # REPO SCRIPT
   (cd "$1" && COMPARISON_BASE=base CODEGEN="$bin/codegen" "hack/$2") >"$1.$2.out" 2>&1
 }
-preversion=$(module_dir "${COMPAT_PREVERSION_MODULE:-github.com/openshift/api@v0.0.0-20260114133223-6ab113cb7368}")
+preversion=$(GO="$GO" hack/module-dir.sh "${COMPAT_PREVERSION_MODULE:-github.com/openshift/api@v0.0.0-20260114133223-6ab113cb7368}")
 scratch_pair 2026-03-to-2026-05 "$old" "$new"
 scratch_pair 2026-01-to-2026-03 "$preversion" "$old"
 repos=

@@ -58,7 +58,7 @@ GOBIN="$dir/bin" GOFLAGS=-modcacherw "$GO" install \
 GOBIN="$dir/bin" GOFLAGS=-modcacherw "$GO" install "golang.org/x/tools/cmd/goimports@$tools"
 
 gogo=$(required "$root/tools/go.mod" github.com/gogo/protobuf)
-gogodir=$(GOFLAGS=-modcacherw "$GO" mod download -json "github.com/gogo/protobuf@$gogo" | awk -F'"' '$2 == "Dir" { print $4 }')
+gogodir=$(GO="$GO" GOFLAGS=-modcacherw "$root/hack/module-dir.sh" "github.com/gogo/protobuf@$gogo")
 mkdir -p "$dir/gopath/src/github.com/gogo/protobuf/gogoproto"
 cp "$gogodir/gogoproto/gogo.proto" "$dir/gopath/src/github.com/gogo/protobuf/gogoproto/gogo.proto"
 echo "protobuf-tools: protoc $("$dir/bin/protoc" --version | awk '{print $2}'), go-to-protobuf and protoc-gen-gogo $kube, goimports $tools, gogo.proto $gogo"
