@@ -99,7 +99,7 @@ type parser struct {
 }
 
 func newParser(path string, lenient bool) *parser {
-	p := &parser{Reader: yamlfile.Reader{Problems: yamlfile.Problems{File: path}}, path: path, lenient: lenient}
+	p := &parser{Reader: *yamlfile.NewReader(path), path: path, lenient: lenient}
 	p.warnings.File = path
 	p.Unknown = func(where string, f yamlfile.Field, known []string) {
 		p.defect(f.Key.Line, ignoredMeaning(f.Key.Value, where, f.Value), "unknown field %q in %s%s (known fields: %s)",

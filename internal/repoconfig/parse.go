@@ -117,7 +117,7 @@ var sections = map[string]func(p *parser, cfg *Config, key, val *yaml.Node){
 func Parse(file string, data []byte) (Config, error) {
 	cfg := Defaults()
 	cfg.File = file
-	p := &parser{yamlfile.Reader{Problems: yamlfile.Problems{File: file}}}
+	p := &parser{*yamlfile.NewReader(file)}
 	root, _ := p.Parse(data)
 	if root == nil {
 		return cfg, p.Err()

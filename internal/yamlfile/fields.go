@@ -27,6 +27,11 @@ type Reader struct {
 	Repeated func(section string, key *yaml.Node, first Field) (replace bool)
 }
 
+// NewReader returns a Reader of file with the default policies.
+func NewReader(file string) *Reader {
+	return &Reader{Problems: Problems{File: file}}
+}
+
 // Field is a key of a mapping and its value, aliases resolved.
 type Field struct {
 	Key, Value *yaml.Node

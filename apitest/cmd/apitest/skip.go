@@ -45,7 +45,7 @@ func readSkipList(path, minor string) (*skipList, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &yamlfile.Reader{Problems: yamlfile.Problems{File: path}}
+	r := yamlfile.NewReader(path)
 	list := &skipList{path: path}
 	root, _ := r.Parse(data)
 	if root == nil {

@@ -65,7 +65,7 @@ func Read(path string) (*Baseline, error) {
 	if err != nil {
 		return nil, diag.Errorf(path, 0, "", "cannot be read: %v", err)
 	}
-	r := &yamlfile.Reader{Problems: yamlfile.Problems{File: path}}
+	r := yamlfile.NewReader(path)
 	b := &Baseline{Path: path, left: map[key]int{}}
 	root, _ := r.Parse(data)
 	if root != nil {

@@ -151,7 +151,7 @@ type configReader struct {
 }
 
 func newConfigReader(file string) *configReader {
-	r := &configReader{Reader: yamlfile.Reader{Problems: yamlfile.Problems{File: file}}}
+	r := &configReader{Reader: *yamlfile.NewReader(file)}
 	r.Unknown = func(section string, f yamlfile.Field, known []string) {
 		r.unknown++
 		d := diag.Errorf(file, f.Key.Line, yamlfile.Dotted(section, f.Key.Value), "%s", yamlfile.UnknownKey(section, known))
